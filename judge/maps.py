@@ -1,0 +1,56 @@
+"""Finding and loading map files (``maps/<name>/map.json`` and ``names.json``).
+
+This is the rim around :class:`judge.rules.map.Map`: it reads files, the core
+validates. Errors are :class:`~judge.rules.map.MapError` naming the file.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from .rules.map import Map, MapError
+
+MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
+
+
+def map_dir(name_or_path: str | Path) -> Path:
+    """``"standard"`` -> ``maps/standard``; a path to a folder or map.json is used as is."""
+    p = Path(name_or_path)
+    if p.suffix == ".json":
+        return p.parent
+    if p.is_dir():
+        return p
+    return MAPS_DIR / str(name_or_path)
+
+
+def read_json(path: Path) -> dict:
+    """Parse a JSON file; raises MapError(file, line:col, reason) on bad JSON."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise MapError(str(path), "-", f"cannot read: {e.strerror or e}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise MapError(str(path), f"line {e.lineno} column {e.colno}", e.msg) from None
+    if not isinstance(data, dict):
+        raise MapError(str(path), "-", "the top level must be a JSON object")
+    return data
+
+
+@lru_cache(maxsize=16)
+def load_map(name_or_path: str = "standard") -> Map:
+    """Load and validate a map by name (a folder under ``maps/``) or path.
+    Raises :class:`MapError`."""
+    path = map_dir(name_or_path) / "map.json"
+    if not path.exists():
+        raise MapError(str(path), "-", f"no such map {str(name_or_path)!r}")
+    return Map.from_dict(read_json(path), source=str(path))
+
+
+@lru_cache(maxsize=16)
+def load_names(name_or_path: str = "standard") -> dict:
+    """The parsed ``names.json`` of a map (validated by judge.notation.names)."""
+    return read_json(map_dir(name_or_path) / "names.json")

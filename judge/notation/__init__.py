@@ -1,0 +1,1 @@
+"""Order notation: text <-> orders, in English and Chinese."""

@@ -1,0 +1,187 @@
+"""Winter adjustments: builds, waives, removals and civil disorder (DATC 6.I, 6.J).
+
+Each power's count is ``owned SCs - units``. Orders are taken one by one in
+the order written: once the count is used up, further builds or removals are
+illegal (DATC 4.D.6, 6.I.1, 6.J.1). A power that removes too few units has the
+rest removed in civil disorder by :func:`civil_disorder_removals`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from .map import Map, province_of
+from .options import DEFAULT_RULES, RuleOptions
+from .orders import FAILS, ILLEGAL, SUCCEEDS, Build, Disband, Order, Result, Waive
+from .phase import Phase
+from .position import Position, Unit
+
+
+@dataclass(frozen=True)
+class AdjustmentOutcome:
+    """``position`` after the adjustments (phase set to the next Spring);
+    ``results`` one per order given, then one ``Disband`` per civil-disorder removal
+    (reason ``"civil disorder"``)."""
+
+    position: Position
+    results: list[Result]
+
+
+def adjustment_counts(position: Position, powers) -> dict[str, int]:
+    """``{power: owned SCs - units}`` for each of ``powers`` (positive: builds due)."""
+    counts = {p: 0 for p in powers}
+    for owner in position.sc_owners.values():
+        counts[owner] = counts.get(owner, 0) + 1
+    for u in position.units.values():
+        counts[u.power] = counts.get(u.power, 0) - 1
+    return counts
+
+
+def buildable_locations(game_map: Map, position: Position, power: str) -> list[str]:
+    """Home centres of ``power`` that it owns and that are vacant."""
+    return sorted(h for h in game_map.home_centres.get(power, ())
+                  if position.sc_owners.get(h) == power and h not in position.units)
+
+
+def adjudicate_adjustments(game_map: Map, position: Position,
+                           orders: dict[str, list[Order]],
+                           rules: RuleOptions = DEFAULT_RULES) -> AdjustmentOutcome:
+    """Resolve an adjustment phase. ``orders`` is ``{power: [Build | Disband | Waive]}``.
+    Never raises for bad orders."""
+    counts = adjustment_counts(position, game_map.powers)
+    units = dict(position.units)
+    used = {p: 0 for p in counts}
+    results: list[Result] = []
+    for power, olist in orders.items():
+        due = counts.get(power, 0)
+        for order in olist:
+            outcome, reason = _apply(game_map, position, units, power, order, due, used)
+            results.append(Result(power, order, outcome, reason))
+    for power, due in counts.items():
+        short = -due - used[power]
+        if due < 0 and short > 0:
+            mine = [u for u in units.values() if u.power == power]
+            for u in civil_disorder_removals(game_map, position.sc_owners, mine, short, rules):
+                del units[province_of(u.location)]
+                results.append(Result(power, Disband(u.type, u.location), SUCCEEDS,
+                                      "civil disorder", destroyed=True))
+    nxt = str(Phase.parse(position.phase).next_in_year()) if position.phase[0] == "W" else \
+        f"S{int(position.phase[1:-1]) + 1}M"
+    return AdjustmentOutcome(Position(nxt, units, dict(position.sc_owners), {}), results)
+
+
+def _apply(gm: Map, position: Position, units: dict, power: str, order: Order,
+           due: int, used: dict) -> tuple[str, str | None]:
+    if isinstance(order, (Build, Waive)):
+        if due <= 0:
+            return ILLEGAL, f"{power} has no builds"
+        if used[power] >= due:
+            return ILLEGAL, f"all {due} build(s) already ordered"
+        if isinstance(order, Waive):
+            used[power] += 1
+            return SUCCEEDS, None
+        prov = province_of(order.location)
+        p = gm.provinces.get(prov)
+        if p is None:
+            return ILLEGAL, f"unknown province {order.location!r}"
+        if prov not in gm.home_centres.get(power, ()):
+            return ILLEGAL, f"{prov} is not a home centre of {power}"
+        if position.sc_owners.get(prov) != power:
+            return ILLEGAL, f"{power} does not own {prov}"
+        if prov in units:
+            return ILLEGAL, f"{prov} is occupied"
+        utype = order.unit_type
+        if utype not in ("A", "F"):
+            return ILLEGAL, "say army or fleet"
+        loc = prov
+        if utype == "F":
+            if p.kind != "coastal":
+                return ILLEGAL, f"a fleet cannot be built in {prov}"
+            if p.coasts:
+                coasts = gm.coasts_of(prov)
+                if order.location not in coasts:
+                    return FAILS, f"say which coast of {prov}: {', '.join(coasts)}"
+                loc = order.location
+        units[prov] = Unit(power, utype, loc)
+        used[power] += 1
+        return SUCCEEDS, None
+    if isinstance(order, Disband):
+        if due >= 0:
+            return ILLEGAL, f"{power} need not remove a unit"
+        if used[power] >= -due:
+            return ILLEGAL, f"all {-due} removal(s) already ordered"
+        prov = province_of(order.location)
+        u = units.get(prov)
+        if u is None or prov not in position.units:
+            return ILLEGAL, f"there is no unit in {prov}"
+        if u.power != power:
+            return ILLEGAL, f"the unit in {prov} belongs to {u.power}"
+        if order.unit_type and order.unit_type != u.type:
+            return ILLEGAL, f"the unit in {prov} is {'an army' if u.type == 'A' else 'a fleet'}"
+        del units[prov]
+        used[power] += 1
+        return SUCCEEDS, None
+    return ILLEGAL, "not an adjustment-phase order"
+
+
+def civil_disorder_removals(gm: Map, sc_owners: dict[str, str], units: list[Unit],
+                            count: int, rules: RuleOptions = DEFAULT_RULES) -> list[Unit]:
+    """The ``count`` units a power in civil disorder loses (DATC v3.2 6.J): the
+    farthest from its owned SCs first (fleets measured over fleet moves, armies
+    over every province), fleets before armies at equal distance, then by English
+    province name. With ``rules.civil_disorder_distance == "home"`` distance is
+    to home centres, every step alike."""
+    if not units:
+        return []
+    power = units[0].power
+    if rules.civil_disorder_distance == "home":
+        targets = set(gm.home_centres.get(power, ()))
+    else:
+        targets = {sc for sc, o in sc_owners.items() if o == power}
+
+    def key(u: Unit):
+        if rules.civil_disorder_distance == "home" or u.type == "A":
+            d = _province_distance(gm, province_of(u.location), targets)
+        else:
+            d = _fleet_distance(gm, u.location, targets)
+        name = gm.english_names.get(province_of(u.location), u.location)
+        return (-d, 0 if u.type == "F" else 1, name.casefold())
+
+    return sorted(units, key=key)[:count]
+
+
+_FAR = 10 ** 6
+
+
+def _province_distance(gm: Map, start: str, targets: set[str]) -> int:
+    if start in targets:
+        return 0
+    seen, todo = {start}, deque([(start, 0)])
+    while todo:
+        p, d = todo.popleft()
+        nbrs = set(gm.army_adj.get(p, ()))
+        for loc in gm.coasts_of(p):
+            nbrs |= gm.fleet_prov_adj.get(loc, frozenset())
+        for n in nbrs:
+            if n in targets:
+                return d + 1
+            if n not in seen:
+                seen.add(n)
+                todo.append((n, d + 1))
+    return _FAR
+
+
+def _fleet_distance(gm: Map, start: str, targets: set[str]) -> int:
+    if province_of(start) in targets:
+        return 0
+    seen, todo = {start}, deque([(start, 0)])
+    while todo:
+        loc, d = todo.popleft()
+        for n in gm.fleet_adj.get(loc, ()):
+            if province_of(n) in targets:
+                return d + 1
+            if n not in seen:
+                seen.add(n)
+                todo.append((n, d + 1))
+    return _FAR

@@ -1,0 +1,524 @@
+"""Movement-phase adjudication.
+
+The resolver follows L. B. Kruijswijk, *The Math of Adjudication*: each move,
+support and convoy is a yes/no decision; strengths are computed from decisions;
+a decision that depends on itself is settled by guessing both ways. Two kinds of
+cycle remain: circular movement (all moves succeed, DATC 6.C) and convoy
+paradoxes, settled by the Szykman rule — the convoys of the paradox core are
+disrupted (DATC v3.2 4.A.2, 6.F.14–6.F.24).
+
+Rule choices follow DATC v3.2 unless :class:`~judge.rules.options.RuleOptions`
+says otherwise (``RULES.md`` §1; ``shared/datc/v3.2/README.md`` §6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .convoy_routes import RouteGeometry
+from .map import Map, province_of
+from .options import DEFAULT_RULES, RuleOptions
+from .orders import (
+    BOUNCED, CUT, DISRUPTED, FAILS, ILLEGAL, NO_CONVOY, SUCCEEDS, VOID,
+    Convoy, Hold, Move, Order, Result, Support,
+)
+from .position import DislodgedUnit, Position, Unit
+
+_UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class MovementOutcome:
+    """``position``: the board after the phase, its phase set to the retreat
+    phase of the same season, ``dislodged`` filled with units that have a retreat.
+    ``results``: one :class:`Result` per order given (in the order given), then one
+    for each unit left without an order (a hold, reason ``"no order"``).
+    ``contested``: provinces left empty by a standoff (no retreat there)."""
+
+    position: Position
+    results: list[Result]
+    contested: frozenset[str]
+
+
+class _Rec:
+    """One unit's effective order during resolution."""
+
+    __slots__ = ("power", "unit", "prov", "kind", "dest", "dest_loc", "convoyed",
+                 "target", "into", "army", "h2h", "supports", "route", "result_at",
+                 "note", "void")
+
+    def __init__(self, unit: Unit):
+        self.power = unit.power
+        self.unit = unit
+        self.prov = province_of(unit.location)
+        self.kind = "H"          # H, M, S, C
+        self.dest = None         # move: destination province
+        self.dest_loc = None     # move: destination location (coast for fleets)
+        self.convoyed = False
+        self.target = None       # support: supported province; convoy: army province
+        self.into = None         # support: province support is given into; convoy: destination
+        self.army = None
+        self.h2h = None
+        self.supports: list[_Rec] = []
+        self.route: frozenset = frozenset()
+        self.result_at = -1
+        self.note = None
+        self.void = False        # an order that stands but does not act (VOID)
+
+
+def geometry(game_map: Map) -> RouteGeometry:
+    """The memoised :class:`RouteGeometry` of ``game_map``."""
+    geo = game_map.__dict__.get("_route_geometry")
+    if geo is None:
+        geo = RouteGeometry(game_map)
+        game_map.__dict__["_route_geometry"] = geo
+    return geo
+
+
+def adjudicate_movement(game_map: Map, position: Position,
+                        orders: dict[str, list[Order]],
+                        rules: RuleOptions = DEFAULT_RULES) -> MovementOutcome:
+    """Resolve a movement phase.
+
+    Args:
+        game_map: the map.
+        position: the board before the phase (units, SC owners, phase name).
+        orders: ``{power: [Order, ...]}`` as written; an order for a unit that is
+            not the power's, or impossible, is ILLEGAL and the unit holds (DATC
+            4.E.1); a later order for the same unit replaces an earlier one (VOID).
+        rules: rule choices (DATC v3.2 by default).
+
+    Returns:
+        :class:`MovementOutcome`. Never raises for bad orders.
+    """
+    return _Movement(game_map, position, orders, rules).run()
+
+
+class _Movement:
+    def __init__(self, game_map: Map, position: Position, orders, rules: RuleOptions):
+        self.map = game_map
+        self.geo = geometry(game_map)
+        self.pos = position
+        self.rules = rules
+        self.results: list[list] = []   # [power, order, outcome, reason]
+        self.recs = {p: _Rec(u) for p, u in position.units.items()}
+        for power, olist in orders.items():
+            for order in olist:
+                self._take(power, order)
+
+    # ---- reading orders ----------------------------------------------------------
+    def _take(self, power: str, order: Order) -> None:
+        self.results.append([power, order, SUCCEEDS, None])
+        i = len(self.results) - 1
+        if not isinstance(order, (Hold, Move, Support, Convoy)):
+            return self._illegal(i, "not a movement-phase order")
+        prov = province_of(order.location)
+        rec = self.recs.get(prov)
+        if rec is None:
+            return self._illegal(i, f"there is no unit in {prov}")
+        if rec.power != power:
+            return self._illegal(i, f"the unit in {prov} belongs to {rec.power}")
+        if order.unit_type and order.unit_type != rec.unit.type:
+            kind = "an army" if rec.unit.type == "A" else "a fleet"
+            return self._illegal(i, f"the unit in {prov} is {kind}")
+        if rec.result_at >= 0:
+            prev = self.results[rec.result_at]
+            if prev[2] == SUCCEEDS:
+                prev[2], prev[3] = VOID, "replaced by a later order for the same unit"
+        rec.result_at = i
+        rec.kind, rec.dest, rec.dest_loc, rec.target, rec.into = "H", None, None, None, None
+        rec.convoyed = rec.void = False
+        rec.note = order
+
+    def _illegal(self, i: int, why: str) -> None:
+        self.results[i][2], self.results[i][3] = ILLEGAL, why
+
+    def _set_illegal(self, rec: _Rec, why: str) -> None:
+        self._illegal(rec.result_at, why)
+        rec.kind = "H"
+
+    def _validate(self) -> None:
+        gm = self.map
+        for rec in self.recs.values():
+            order = rec.note
+            if order is None or isinstance(order, Hold):
+                continue
+            u = rec.unit
+            if isinstance(order, Move):
+                dest, why = self._destination(u, order.destination)
+                if why:
+                    self._set_illegal(rec, why)
+                    continue
+                rec.kind, rec.dest_loc, rec.dest = "M", dest, province_of(dest)
+                if u.type == "A":
+                    adjacent = rec.dest in gm.army_adj.get(rec.prov, ())
+                    if not adjacent and not self.geo.route_exists(rec.prov, rec.dest):
+                        self._set_illegal(rec, f"no convoy route from {rec.prov} to {rec.dest}")
+                        continue
+                    rec.convoyed = order.via_convoy or not adjacent
+            elif isinstance(order, Support):
+                tprov = province_of(order.supported_location)
+                into = province_of(order.destination) if order.destination else tprov
+                if tprov == rec.prov:
+                    self._set_illegal(rec, "a unit cannot support itself")
+                    continue
+                if into == rec.prov or not gm.can_reach_province(u.type, u.location, into):
+                    self._set_illegal(rec, f"{u} cannot reach {into}")
+                    continue
+                rec.kind, rec.target = "S", tprov
+                rec.into = province_of(order.destination) if order.destination else None
+            else:  # Convoy
+                aprov, dprov = province_of(order.army_location), province_of(order.destination)
+                army = self.recs.get(aprov)
+                if u.type != "F" or not gm.is_sea(rec.prov):
+                    self._set_illegal(rec, "only a fleet in a sea province can convoy")
+                    continue
+                if army is None or army.unit.type != "A" or order.army_type == "F":
+                    self._set_illegal(rec, f"there is no army in {aprov} to convoy")
+                    continue
+                if dprov not in gm.provinces or not gm.provinces[dprov].is_land or dprov == aprov \
+                        or not self.geo.on_route(rec.prov, aprov, dprov):
+                    self._set_illegal(rec, f"{rec.prov} is on no convoy route from {aprov} to {dprov}")
+                    continue
+                rec.kind, rec.target, rec.into = "C", aprov, dprov
+
+    def _destination(self, u: Unit, dest: str) -> tuple[str | None, str | None]:
+        """The location a move of ``u`` to ``dest`` goes to, or a reason it cannot."""
+        gm = self.map
+        prov = province_of(dest)
+        p = gm.provinces.get(prov)
+        if p is None:
+            return None, f"unknown province {dest!r}"
+        if prov == province_of(u.location):
+            return None, "a unit cannot move to its own province"
+        if u.type == "A":
+            if not p.is_land:
+                return None, f"an army cannot go to {prov}"
+            return prov, None
+        if p.coasts:
+            reachable = [c for c in gm.coasts_of(prov) if c in gm.fleet_adj.get(u.location, ())]
+            if "/" in dest:
+                if dest not in reachable:
+                    return None, f"{u} cannot reach {dest}"
+                return dest, None
+            if len(reachable) == 1:
+                return reachable[0], None   # DATC 6.B.2
+            if not reachable:
+                return None, f"{u} cannot reach {prov}"
+            return None, f"{prov} has more than one coast {u} can reach: say which ({', '.join(reachable)})"
+        if prov not in gm.fleet_adj.get(u.location, ()):
+            return None, f"{u} cannot reach {prov}"
+        return prov, None
+
+    def _match(self) -> None:
+        """Match supports and convoys to the orders they name; decide convoy intent
+        and static routes; link head-to-head pairs."""
+        recs = self.recs
+        convoys_for: dict[tuple[str, str], list[_Rec]] = {}
+        for rec in recs.values():
+            if rec.kind == "C":
+                army = recs[rec.target]
+                if army.kind == "M" and army.dest == rec.into:
+                    convoys_for.setdefault((rec.target, rec.into), []).append(rec)
+                else:
+                    self._void(rec, f"the army in {rec.target} was not ordered to {rec.into}")
+        for rec in recs.values():
+            if rec.kind != "M" or rec.unit.type != "A":
+                continue
+            fleets = convoys_for.get((rec.prov, rec.dest), [])
+            if not rec.convoyed and any(f.power == rec.power for f in fleets):
+                rec.convoyed = True     # intent shown by an own fleet (DATC 6.G.1, 6.G.6)
+            if not rec.convoyed:
+                continue
+            route = self._static_route(rec.prov, rec.dest, {f.prov for f in fleets})
+            if route:
+                rec.route = route
+                continue
+            adjacent = rec.dest in self.map.army_adj.get(rec.prov, ())
+            explicit = isinstance(rec.note, Move) and rec.note.via_convoy
+            if adjacent and (not explicit or self.rules.via_convoy_land_fallback):
+                rec.convoyed = False    # own fleets cannot complete a route: go by land
+            else:
+                self._void(rec, f"no convoy ordered from {rec.prov} to {rec.dest}")
+        for rec in recs.values():
+            if rec.kind != "S":
+                continue
+            sup = recs.get(rec.target)
+            order: Support = rec.note
+            if sup is None:
+                self._void(rec, f"there is no unit in {rec.target}")
+                continue
+            if order.supported_type and order.supported_type != sup.unit.type:
+                self._void(rec, f"the unit in {rec.target} is not {'an army' if order.supported_type == 'A' else 'a fleet'}")
+                continue
+            if rec.into is None:
+                if sup.kind == "M":
+                    self._void(rec, f"the unit in {rec.target} was ordered to move")
+                    continue
+            else:
+                if sup.kind != "M" or sup.void or sup.dest != rec.into:
+                    self._void(rec, f"the unit in {rec.target} was not ordered to {rec.into}")
+                    continue
+                dloc = order.destination
+                if "/" in dloc and sup.unit.type == "F" and dloc != sup.dest_loc:
+                    self._void(rec, f"the unit in {rec.target} was ordered to {sup.dest_loc}, not {dloc}")
+                    continue
+                if sup.unit.type == "A" and rec.into not in self.map.army_adj.get(rec.target, ()) \
+                        and not self.geo.route_exists(rec.target, rec.into, frozenset({rec.prov})):
+                    self._set_illegal(rec, f"the army in {rec.target} could only reach {rec.into} through {rec.prov}")
+                    continue
+            sup.supports.append(rec)
+        self.moves_into: dict[str, list[_Rec]] = {}
+        for rec in recs.values():
+            if rec.kind == "M" and not rec.void:
+                self.moves_into.setdefault(rec.dest, []).append(rec)
+        for rec in recs.values():
+            if rec.kind == "M" and not rec.void and not rec.convoyed:
+                other = recs.get(rec.dest)
+                if other and other.kind == "M" and not other.void and not other.convoyed \
+                        and other.dest == rec.prov:
+                    rec.h2h = other
+
+    def _void(self, rec: _Rec, why: str) -> None:
+        r = self.results[rec.result_at]
+        r[2], r[3] = VOID, why
+        rec.void = True
+        if rec.kind in ("S", "C"):
+            rec.kind = "H"   # acts as a hold (DATC 6.D.27: it can be supported)
+
+    def _static_route(self, src: str, dst: str, fleets: set[str]) -> frozenset:
+        """Fleets (provinces) lying on some chain of ``fleets`` from src to dst."""
+        geo = self.geo
+        shore_s, shore_d = geo.shore.get(src, frozenset()), geo.shore.get(dst, frozenset())
+
+        def reach(start):
+            seen = {f for f in fleets if f in start}
+            todo = list(seen)
+            while todo:
+                f = todo.pop()
+                for n in geo.sea_adj[f]:
+                    if n in fleets and n not in seen:
+                        seen.add(n)
+                        todo.append(n)
+            return seen
+
+        fwd = reach(shore_s)
+        if not fwd & shore_d:
+            return frozenset()
+        return frozenset(fwd & reach(shore_d))
+
+    # ---- resolution ----------------------------------------------------------------
+    def run(self) -> MovementOutcome:
+        self._validate()
+        self._match()
+        self.res: dict[int, bool] = {}
+        self.state: dict[int, int] = {}
+        self.deps: list[_Rec] = []
+        self.paradox: set[int] = set()
+        for rec in self.recs.values():
+            if rec.kind in ("M", "S", "C") and not rec.void:
+                self.resolve(rec)
+        return self._outcome()
+
+    def resolve(self, rec: _Rec) -> bool:
+        key = id(rec)
+        st = self.state.get(key, _UNRESOLVED)
+        if st == _RESOLVED:
+            return self.res[key]
+        if st == _GUESSING:
+            if rec not in self.deps:
+                self.deps.append(rec)
+            return self.res[key]
+        deps = self.deps
+        old = len(deps)
+        self.res[key], self.state[key] = False, _GUESSING
+        first = self._decide(rec)
+        if len(deps) == old:
+            if self.state[key] != _RESOLVED:
+                self.res[key], self.state[key] = first, _RESOLVED
+            return self.res[key]
+        if deps[old] is not rec:
+            deps.append(rec)
+            self.res[key] = first
+            return first
+        for r in deps[old:]:
+            self.state[id(r)] = _UNRESOLVED
+        del deps[old:]
+        self.res[key], self.state[key] = True, _GUESSING
+        second = self._decide(rec)
+        if first == second:
+            for r in deps[old:]:
+                self.state[id(r)] = _UNRESOLVED
+            del deps[old:]
+            self.res[key], self.state[key] = first, _RESOLVED
+            return first
+        self._backup(old)
+        return self.resolve(rec)
+
+    def _backup(self, old: int) -> None:
+        cycle = self.deps[old:]
+        del self.deps[old:]
+        if any(r.kind == "C" for r in cycle):      # Szykman: disrupt the core's convoys
+            for r in cycle:
+                if r.kind == "C":
+                    self.res[id(r)], self.state[id(r)] = False, _RESOLVED
+                    self.paradox.add(id(r))
+                else:
+                    self.state[id(r)] = _UNRESOLVED
+        else:                                       # circular movement: all move
+            for r in cycle:
+                if r.kind == "M":
+                    self.res[id(r)], self.state[id(r)] = True, _RESOLVED
+                else:
+                    self.state[id(r)] = _UNRESOLVED
+
+    def _decide(self, rec: _Rec) -> bool:
+        if rec.kind == "M":
+            return self._move(rec)
+        if rec.kind == "S":
+            return self._support(rec)
+        return self._convoy(rec)
+
+    def _path(self, rec: _Rec) -> bool:
+        if not rec.convoyed:
+            return True
+        geo, route = self.geo, rec.route
+        goal = geo.shore.get(rec.dest, frozenset())
+        todo = [f for f in route if f in geo.shore.get(rec.prov, ())]
+        seen = set(todo)
+        while todo:
+            f = todo.pop()
+            if not self.resolve(self.recs[f]):
+                continue
+            if f in goal:
+                return True
+            for n in geo.sea_adj[f]:
+                if n in route and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return False
+
+    def _given(self, rec: _Rec, exclude_power: str | None = None) -> int:
+        n = 0
+        for s in rec.supports:
+            if s.power != exclude_power and self.resolve(s):
+                n += 1
+        return n
+
+    def _hold_strength(self, prov: str) -> int:
+        rec = self.recs.get(prov)
+        if rec is None:
+            return 0
+        if rec.kind == "M" and not rec.void:
+            return 0 if self.resolve(rec) else 1
+        return 1 + self._given(rec)
+
+    def _attack(self, rec: _Rec) -> int:
+        if not self._path(rec):
+            return 0
+        d = self.recs.get(rec.dest)
+        if d is None or (rec.h2h is None and d.kind == "M" and not d.void and self.resolve(d)):
+            return 1 + self._given(rec)
+        if d.power == rec.power:
+            return 0
+        return 1 + self._given(rec, exclude_power=d.power)
+
+    def _prevent(self, rec: _Rec) -> int:
+        if not self._path(rec):
+            return 0
+        if rec.h2h is not None and self.resolve(rec.h2h):
+            return 0
+        return 1 + self._given(rec)
+
+    def _move(self, rec: _Rec) -> bool:
+        attack = self._attack(rec)
+        if attack == 0:
+            return False
+        if rec.h2h is not None:
+            if attack <= 1 + self._given(rec.h2h):
+                return False
+        elif attack <= self._hold_strength(rec.dest):
+            return False
+        for other in self.moves_into[rec.dest]:
+            if other is not rec and attack <= self._prevent(other):
+                return False
+        return True
+
+    def _support(self, rec: _Rec) -> bool:
+        into = rec.into or rec.target
+        for m in self.moves_into.get(rec.prov, ()):
+            if m.power == rec.power or m.prov == into:
+                continue
+            if self._path(m):
+                return False
+        for m in self.moves_into.get(rec.prov, ()):
+            if m.power != rec.power and m.prov == into and self.resolve(m):
+                return False
+        return True
+
+    def _convoy(self, rec: _Rec) -> bool:
+        for m in self.moves_into.get(rec.prov, ()):
+            if self.resolve(m):
+                return False
+        return True
+
+    # ---- the outcome ---------------------------------------------------------------
+    def _outcome(self) -> MovementOutcome:
+        recs, res, results = self.recs, self.res, self.results
+        moved = {p for p, r in recs.items() if r.kind == "M" and not r.void and res[id(r)]}
+        winners = {recs[p].dest: recs[p] for p in moved}
+        units: dict[str, Unit] = {}
+        for p, r in recs.items():
+            if p in moved:
+                loc = r.dest_loc if r.unit.type == "F" else r.dest
+                units[r.dest] = Unit(r.power, r.unit.type, loc)
+            elif p not in winners:
+                units[p] = r.unit
+        contested = set()
+        for r in recs.values():
+            if r.kind == "M" and not r.void and not res[id(r)] and self._path(r):
+                contested.add(r.dest)
+        contested -= set(units)
+        dislodged: dict[str, DislodgedUnit] = {}
+        destroyed: set[str] = set()
+        for p, r in recs.items():
+            if p in moved or p not in winners:
+                continue
+            attacker = winners[p]
+            origin = None if attacker.convoyed else attacker.prov
+            opts = tuple(sorted(
+                loc for loc in (self.map.army_adj.get(p, ()) if r.unit.type == "A"
+                                else self.map.fleet_adj.get(r.unit.location, ()))
+                if province_of(loc) not in units and province_of(loc) != origin
+                and province_of(loc) not in contested))
+            if opts:
+                dislodged[p] = DislodgedUnit(r.unit, origin, opts)
+            else:
+                destroyed.add(p)
+        out: list[Result] = []
+        for p, r in recs.items():
+            if r.result_at < 0:
+                results.append([r.power, Hold(r.unit.type, r.unit.location), SUCCEEDS, "no order"])
+                r.result_at = len(results) - 1
+        where = {r.result_at: r for r in recs.values()}
+        for i, (power, order, outcome, reason) in enumerate(results):
+            r = where.get(i)
+            disl = dest = False
+            if r is not None:
+                disl = r.prov in winners and r.prov not in moved
+                dest = r.prov in destroyed
+                if outcome == SUCCEEDS and r.kind != "H":
+                    ok = res[id(r)]
+                    if not ok:
+                        outcome = FAILS
+                        if r.kind == "M":
+                            reason = DISRUPTED if r.convoyed and not self._path(r) else BOUNCED
+                        elif r.kind == "S":
+                            reason = CUT
+                        else:
+                            reason = DISRUPTED
+            out.append(Result(power, order, outcome, reason, disl, dest))
+        ph = self.pos.phase
+        next_phase = ph[:-1] + "R" if ph.endswith("M") else ph
+        newpos = Position(next_phase, units, dict(self.pos.sc_owners), dislodged)
+        return MovementOutcome(newpos, out, frozenset(contested))

@@ -1,0 +1,115 @@
+"""Retreat-phase adjudication (DATC 6.H).
+
+A dislodged unit may retreat to a location listed in its
+:attr:`~judge.rules.position.DislodgedUnit.retreats` (computed at the movement
+phase: adjacent, empty, not the attacker's origin unless the attack was
+convoyed, not left empty by a standoff). Two or more retreats to one province
+all fail and those units are disbanded; an unordered dislodged unit is disbanded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .map import Map, province_of
+from .orders import BOUNCED, FAILS, ILLEGAL, SUCCEEDS, VOID, Disband, Move, Order, Result, Retreat
+from .position import Position, Unit
+from .phase import Phase
+
+
+@dataclass(frozen=True)
+class RetreatOutcome:
+    """``position``: the board after retreats, phase set to the next phase in the
+    year (SC ownership is updated by :func:`update_ownership` after Fall);
+    ``results``: one per order given, then a disband for each unordered unit."""
+
+    position: Position
+    results: list[Result]
+
+
+def resolve_retreat_location(game_map: Map, unit: Unit, options: tuple[str, ...],
+                             dest: str) -> tuple[str | None, str | None]:
+    """Match ``dest`` against a dislodged unit's ``options``: returns
+    ``(location, None)`` or ``(None, reason)``. A fleet's coast is inferred when
+    only one coast of the province is an option; an army's coast is ignored."""
+    prov = province_of(dest)
+    if unit.type == "A":
+        return (prov, None) if prov in options else (None, f"{unit} cannot retreat to {prov}")
+    if "/" in dest:
+        return (dest, None) if dest in options else (None, f"{unit} cannot retreat to {dest}")
+    matches = [o for o in options if province_of(o) == prov]
+    if len(matches) == 1:
+        return matches[0], None
+    if matches:
+        return None, f"say which coast of {prov}: {', '.join(matches)}"
+    return None, f"{unit} cannot retreat to {prov}"
+
+
+def adjudicate_retreats(game_map: Map, position: Position,
+                        orders: dict[str, list[Order]]) -> RetreatOutcome:
+    """Resolve a retreat phase. ``orders`` is ``{power: [Retreat | Disband | Move]}``
+    (a Move is read as a retreat). Never raises for bad orders."""
+    results: list[list] = []
+    chosen: dict[str, int] = {}       # province of dislodged unit -> result index
+    for power, olist in orders.items():
+        for order in olist:
+            results.append([power, order, SUCCEEDS, None, None])
+            i = len(results) - 1
+            if not isinstance(order, (Retreat, Disband, Move)):
+                results[i][2:4] = ILLEGAL, "not a retreat-phase order"
+                continue
+            prov = province_of(order.location)
+            d = position.dislodged.get(prov)
+            if d is None:
+                results[i][2:4] = ILLEGAL, f"there is no dislodged unit in {prov}"
+                continue
+            if d.unit.power != power:
+                results[i][2:4] = ILLEGAL, f"the unit in {prov} belongs to {d.unit.power}"
+                continue
+            if order.unit_type and order.unit_type != d.unit.type:
+                results[i][2:4] = ILLEGAL, f"the dislodged unit in {prov} is {'an army' if d.unit.type == 'A' else 'a fleet'}"
+                continue
+            if not isinstance(order, Disband):
+                loc, why = resolve_retreat_location(game_map, d.unit, d.retreats, order.destination)
+                if why:
+                    results[i][2:4] = ILLEGAL, why
+                else:
+                    results[i][4] = loc
+            if prov in chosen:
+                prev = results[chosen[prov]]
+                prev[2:4] = VOID, "replaced by a later order for the same unit"
+            chosen[prov] = i
+    for prov, d in position.dislodged.items():
+        if prov not in chosen:
+            results.append([d.unit.power, Disband(d.unit.type, d.unit.location), SUCCEEDS, "no order", None])
+            chosen[prov] = len(results) - 1
+    targets: dict[str, int] = {}
+    for prov, i in chosen.items():
+        if results[i][2] == SUCCEEDS and results[i][4]:
+            t = province_of(results[i][4])
+            targets[t] = targets.get(t, 0) + 1
+    units = dict(position.units)
+    out = []
+    for i, (power, order, outcome, reason, loc) in enumerate(results):
+        destroyed = False
+        if outcome == SUCCEEDS and loc:
+            if targets[province_of(loc)] > 1:
+                outcome, reason, destroyed = FAILS, BOUNCED, True
+            else:
+                d = position.dislodged[province_of(order.location)]
+                units[province_of(loc)] = Unit(power, d.unit.type, loc)
+        elif i in chosen.values():
+            destroyed = True
+        out.append(Result(power, order, outcome, reason, False, destroyed))
+    nxt = str(Phase.parse(position.phase).next_in_year())
+    return RetreatOutcome(Position(nxt, units, dict(position.sc_owners), {}), out)
+
+
+def update_ownership(game_map: Map, position: Position) -> Position:
+    """SC ownership after Fall (after retreats): each occupied SC passes to the
+    occupying unit's power (``RULES.md`` §1). Returns a new Position."""
+    owners = dict(position.sc_owners)
+    for prov, unit in position.units.items():
+        if prov in game_map.supply_centres:
+            owners[prov] = unit.power
+    return Position(position.phase, position.units, owners, position.dislodged)
