@@ -1,35 +1,25 @@
-"""The ``judge`` command line."""
+"""The ``judge`` command line. Each subcommand lives in ``judge/commands/``."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 from . import __version__
 
-
-def _cmd_datc(args) -> int:
-    from .datc import CaseFileError, run_files
-    from .rules.map import MapError
-    from .rules.options import PROFILES
-    try:
-        passed, failed = run_files(args.files, sys.stdout, PROFILES[args.rules])
-    except (CaseFileError, MapError) as e:
-        print(f"judge datc: {e}", file=sys.stderr)
-        return 2
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+# one module per subcommand group; each has register(subparsers)
+COMMANDS = (
+    "datc",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.")
     parser.add_argument("--version", action="version", version=f"judge {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    p = sub.add_parser("datc", help="run DATC case files (jDip/godip format)")
-    p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--rules", default="datc", choices=["datc", "droidippy"],
-                   help="rule profile (default: datc = DATC v3.2)")
-    p.set_defaults(func=_cmd_datc)
+    for name in COMMANDS:
+        importlib.import_module(f"judge.commands.{name}").register(sub)
     return parser
 
 

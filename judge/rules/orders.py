@@ -112,3 +112,33 @@ class Result:
     @property
     def ok(self) -> bool:
         return self.outcome == SUCCEEDS
+
+
+# ---- standing orders (house rules, RULES.md §3) ------------------------------------
+@dataclass(frozen=True, slots=True)
+class RetreatPreference:
+    """A standing retreat list given with movement orders (``RULES.md`` §3.1): if
+    the unit at ``location`` is dislodged, it retreats to the first legal one of
+    ``destinations``."""
+
+    unit_type: str | None
+    location: str
+    destinations: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BuildPriority:
+    """A build priority list (``RULES.md`` §3.2): builds tried in order, as many
+    as the power may make."""
+
+    builds: tuple[Build, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DisbandPriority:
+    """A disband priority list (``RULES.md`` §3.2): removals in order, as many as due."""
+
+    disbands: tuple[Disband, ...]
+
+
+StandingOrder = RetreatPreference | BuildPriority | DisbandPriority

@@ -1,0 +1,1 @@
+"""Subcommands of the ``judge`` CLI: each module has ``register(subparsers)``."""
