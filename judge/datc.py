@@ -229,12 +229,14 @@ def initial_position(game_map: Map, case: Case) -> Position:
     dislodged = {}
     if _phase_kind(case.phase) == "R":
         origin, contested = {}, set()
-        for ok, _power, order in case.prior:
-            if isinstance(order, Move):
-                if ok:
-                    origin[province_of(order.destination)] = None if order.via_convoy else province_of(order.location)
-                elif not order.via_convoy:
-                    contested.add(province_of(order.destination))
+        moves = [(ok, order) for ok, _power, order in case.prior if isinstance(order, Move)]
+        won = {(province_of(o.location), province_of(o.destination)) for ok, o in moves if ok}
+        for ok, order in moves:
+            src, dst = province_of(order.location), province_of(order.destination)
+            if ok:
+                origin[dst] = None if order.via_convoy else src
+            elif not order.via_convoy and (dst, src) not in won:   # a lost head-to-head is no standoff
+                contested.add(dst)
         for u in case.dislodged:
             p = province_of(u.location)
             o = origin.get(p)

@@ -173,15 +173,20 @@ def _province_distance(gm: Map, start: str, targets: set[str]) -> int:
 
 
 def _fleet_distance(gm: Map, start: str, targets: set[str]) -> int:
-    if province_of(start) in targets:
-        return 0
+    """Fleet moves, the last step possibly onto land (DATC 6.J.6, 6.J.8)."""
+    best = _FAR
     seen, todo = {start}, deque([(start, 0)])
     while todo:
         loc, d = todo.popleft()
+        if d >= best:
+            break
+        prov = province_of(loc)
+        if prov in targets:
+            return d
+        if gm.provinces[prov].is_land and targets & gm.army_adj.get(prov, frozenset()):
+            best = min(best, d + 1)
         for n in gm.fleet_adj.get(loc, ()):
-            if province_of(n) in targets:
-                return d + 1
             if n not in seen:
                 seen.add(n)
                 todo.append((n, d + 1))
-    return _FAR
+    return best

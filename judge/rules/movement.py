@@ -139,6 +139,7 @@ class _Movement:
 
     def _validate(self) -> None:
         gm = self.map
+        self.fleet_seas = {p for p, r in self.recs.items() if r.unit.type == "F" and gm.is_sea(p)}
         for rec in self.recs.values():
             order = rec.note
             if order is None or isinstance(order, Hold):
@@ -152,8 +153,9 @@ class _Movement:
                 rec.kind, rec.dest_loc, rec.dest = "M", dest, province_of(dest)
                 if u.type == "A":
                     adjacent = rec.dest in gm.army_adj.get(rec.prov, ())
-                    if not adjacent and not self.geo.route_exists(rec.prov, rec.dest):
-                        self._set_illegal(rec, f"no convoy route from {rec.prov} to {rec.dest}")
+                    if not adjacent and not self._static_route(rec.prov, rec.dest, self.fleet_seas):
+                        # no fleets stand where a convoy could go: illegal (DATC 6.D.32)
+                        self._set_illegal(rec, f"no fleets to convoy {rec.prov} to {rec.dest}")
                         continue
                     rec.convoyed = order.via_convoy or not adjacent
             elif isinstance(order, Support):
@@ -264,7 +266,7 @@ class _Movement:
                     self._void(rec, f"the unit in {rec.target} was ordered to {sup.dest_loc}, not {dloc}")
                     continue
                 if sup.unit.type == "A" and rec.into not in self.map.army_adj.get(rec.target, ()) \
-                        and not self.geo.route_exists(rec.target, rec.into, frozenset({rec.prov})):
+                        and not self._static_route(rec.target, rec.into, self.fleet_seas - {rec.prov}):
                     self._set_illegal(rec, f"the army in {rec.target} could only reach {rec.into} through {rec.prov}")
                     continue
             sup.supports.append(rec)
@@ -326,8 +328,9 @@ class _Movement:
         if st == _RESOLVED:
             return self.res[key]
         if st == _GUESSING:
-            if rec not in self.deps:
-                self.deps.append(rec)
+            # every consultation of a guess is recorded, so that a decision that
+            # depends on a guess already listed is not taken as settled (DATC 6.F.16)
+            self.deps.append(rec)
             return self.res[key]
         deps = self.deps
         old = len(deps)
@@ -356,7 +359,7 @@ class _Movement:
         return self.resolve(rec)
 
     def _backup(self, old: int) -> None:
-        cycle = self.deps[old:]
+        cycle = list(dict.fromkeys(self.deps[old:]))
         del self.deps[old:]
         if any(r.kind == "C" for r in cycle):      # Szykman: disrupt the core's convoys
             for r in cycle:
@@ -476,7 +479,9 @@ class _Movement:
                 units[p] = r.unit
         contested = set()
         for r in recs.values():
-            if r.kind == "M" and not r.void and not res[id(r)] and self._path(r):
+            # a standoff leaves the province contested; losing a head-to-head does not (DATC 6.H.9)
+            if r.kind == "M" and not r.void and not res[id(r)] and self._path(r) \
+                    and not (r.h2h is not None and res[id(r.h2h)]):
                 contested.add(r.dest)
         contested -= set(units)
         dislodged: dict[str, DislodgedUnit] = {}
