@@ -92,6 +92,7 @@ class Map:
     supply_centres: frozenset[str] = frozenset()
     fleet_prov_adj: dict[str, frozenset[str]] = field(default_factory=dict)
     locations: frozenset[str] = frozenset()
+    loc_province: dict[str, str] = field(default_factory=dict)   # every location -> its province
 
     # ---- queries -------------------------------------------------------------
     def coasts_of(self, province: str) -> tuple[str, ...]:
@@ -267,4 +268,5 @@ class Map:
             start=StartPosition(phase, units, owners), english_names=english,
             supply_centres=scs, fleet_prov_adj=fleet_prov_adj,
             locations=frozenset(land) | frozenset(fleet_locs),
+            loc_province={loc: province_of(loc) for loc in set(provinces) | fleet_locs},
         )

@@ -45,12 +45,12 @@ class _Rec:
 
     __slots__ = ("power", "unit", "prov", "kind", "dest", "dest_loc", "convoyed",
                  "target", "into", "army", "h2h", "supports", "route", "result_at",
-                 "note", "void")
+                 "note", "void", "state", "res")
 
-    def __init__(self, unit: Unit):
+    def __init__(self, unit: Unit, prov: str):
         self.power = unit.power
         self.unit = unit
-        self.prov = province_of(unit.location)
+        self.prov = prov
         self.kind = "H"          # H, M, S, C
         self.dest = None         # move: destination province
         self.dest_loc = None     # move: destination location (coast for fleets)
@@ -64,6 +64,8 @@ class _Rec:
         self.result_at = -1
         self.note = None
         self.void = False        # an order that stands but does not act (VOID)
+        self.state = _UNRESOLVED
+        self.res = False
 
 
 def geometry(game_map: Map) -> RouteGeometry:
@@ -100,35 +102,40 @@ class _Movement:
         self.geo = geometry(game_map)
         self.pos = position
         self.rules = rules
-        self.results: list[list] = []   # [power, order, outcome, reason]
-        self.recs = {p: _Rec(u) for p, u in position.units.items()}
+        self.lp = game_map.loc_province
+        self.results: list[list] = []   # [power, order, outcome, reason, _Rec or None]
+        self.recs = {p: _Rec(u, p) for p, u in position.units.items()}
         for power, olist in orders.items():
             for order in olist:
                 self._take(power, order)
 
     # ---- reading orders ----------------------------------------------------------
     def _take(self, power: str, order: Order) -> None:
-        self.results.append([power, order, SUCCEEDS, None])
-        i = len(self.results) - 1
+        entry = [power, order, SUCCEEDS, None, None]
+        self.results.append(entry)
         if not isinstance(order, (Hold, Move, Support, Convoy)):
-            return self._illegal(i, "not a movement-phase order")
-        prov = province_of(order.location)
+            entry[2:4] = ILLEGAL, "not a movement-phase order"
+            return
+        loc = order.location
+        prov = self.lp.get(loc) or province_of(loc)
         rec = self.recs.get(prov)
         if rec is None:
-            return self._illegal(i, f"there is no unit in {prov}")
-        if rec.power != power:
-            return self._illegal(i, f"the unit in {prov} belongs to {rec.power}")
-        if order.unit_type and order.unit_type != rec.unit.type:
-            kind = "an army" if rec.unit.type == "A" else "a fleet"
-            return self._illegal(i, f"the unit in {prov} is {kind}")
-        if rec.result_at >= 0:
-            prev = self.results[rec.result_at]
-            if prev[2] == SUCCEEDS:
-                prev[2], prev[3] = VOID, "replaced by a later order for the same unit"
-        rec.result_at = i
-        rec.kind, rec.dest, rec.dest_loc, rec.target, rec.into = "H", None, None, None, None
-        rec.convoyed = rec.void = False
-        rec.note = order
+            entry[2:4] = ILLEGAL, f"there is no unit in {prov}"
+        elif rec.power != power:
+            entry[2:4] = ILLEGAL, f"the unit in {prov} belongs to {rec.power}"
+        elif order.unit_type and order.unit_type != rec.unit.type:
+            entry[2:4] = ILLEGAL, f"the unit in {prov} is {'an army' if rec.unit.type == 'A' else 'a fleet'}"
+        else:
+            if rec.result_at >= 0:
+                prev = self.results[rec.result_at]
+                if prev[2] == SUCCEEDS:
+                    prev[2:4] = VOID, "replaced by a later order for the same unit"
+            rec.result_at = len(self.results) - 1
+            rec.note = order
+            entry[4] = rec
+
+    def _prov(self, loc: str) -> str:
+        return self.lp.get(loc) or province_of(loc)
 
     def _illegal(self, i: int, why: str) -> None:
         self.results[i][2], self.results[i][3] = ILLEGAL, why
@@ -150,7 +157,7 @@ class _Movement:
                 if why:
                     self._set_illegal(rec, why)
                     continue
-                rec.kind, rec.dest_loc, rec.dest = "M", dest, province_of(dest)
+                rec.kind, rec.dest_loc, rec.dest = "M", dest, self._prov(dest)
                 if u.type == "A":
                     adjacent = rec.dest in gm.army_adj.get(rec.prov, ())
                     if not adjacent and not self._static_route(rec.prov, rec.dest, self.fleet_seas):
@@ -159,8 +166,8 @@ class _Movement:
                         continue
                     rec.convoyed = order.via_convoy or not adjacent
             elif isinstance(order, Support):
-                tprov = province_of(order.supported_location)
-                into = province_of(order.destination) if order.destination else tprov
+                tprov = self._prov(order.supported_location)
+                into = self._prov(order.destination) if order.destination else tprov
                 if tprov == rec.prov:
                     self._set_illegal(rec, "a unit cannot support itself")
                     continue
@@ -168,9 +175,9 @@ class _Movement:
                     self._set_illegal(rec, f"{u} cannot reach {into}")
                     continue
                 rec.kind, rec.target = "S", tprov
-                rec.into = province_of(order.destination) if order.destination else None
+                rec.into = self._prov(order.destination) if order.destination else None
             else:  # Convoy
-                aprov, dprov = province_of(order.army_location), province_of(order.destination)
+                aprov, dprov = self._prov(order.army_location), self._prov(order.destination)
                 army = self.recs.get(aprov)
                 if u.type != "F" or not gm.is_sea(rec.prov):
                     self._set_illegal(rec, "only a fleet in a sea province can convoy")
@@ -187,11 +194,11 @@ class _Movement:
     def _destination(self, u: Unit, dest: str) -> tuple[str | None, str | None]:
         """The location a move of ``u`` to ``dest`` goes to, or a reason it cannot."""
         gm = self.map
-        prov = province_of(dest)
+        prov = self._prov(dest)
         p = gm.provinces.get(prov)
         if p is None:
             return None, f"unknown province {dest!r}"
-        if prov == province_of(u.location):
+        if prov == self._prov(u.location):
             return None, "a unit cannot move to its own province"
         if u.type == "A":
             if not p.is_land:
@@ -313,47 +320,43 @@ class _Movement:
     def run(self) -> MovementOutcome:
         self._validate()
         self._match()
-        self.res: dict[int, bool] = {}
-        self.state: dict[int, int] = {}
         self.deps: list[_Rec] = []
-        self.paradox: set[int] = set()
         for rec in self.recs.values():
             if rec.kind in ("M", "S", "C") and not rec.void:
                 self.resolve(rec)
         return self._outcome()
 
     def resolve(self, rec: _Rec) -> bool:
-        key = id(rec)
-        st = self.state.get(key, _UNRESOLVED)
+        st = rec.state
         if st == _RESOLVED:
-            return self.res[key]
+            return rec.res
         if st == _GUESSING:
             # every consultation of a guess is recorded, so that a decision that
             # depends on a guess already listed is not taken as settled (DATC 6.F.16)
             self.deps.append(rec)
-            return self.res[key]
+            return rec.res
         deps = self.deps
         old = len(deps)
-        self.res[key], self.state[key] = False, _GUESSING
+        rec.res, rec.state = False, _GUESSING
         first = self._decide(rec)
         if len(deps) == old:
-            if self.state[key] != _RESOLVED:
-                self.res[key], self.state[key] = first, _RESOLVED
-            return self.res[key]
+            if rec.state != _RESOLVED:
+                rec.res, rec.state = first, _RESOLVED
+            return rec.res
         if deps[old] is not rec:
             deps.append(rec)
-            self.res[key] = first
+            rec.res = first
             return first
         for r in deps[old:]:
-            self.state[id(r)] = _UNRESOLVED
+            r.state = _UNRESOLVED
         del deps[old:]
-        self.res[key], self.state[key] = True, _GUESSING
+        rec.res, rec.state = True, _GUESSING
         second = self._decide(rec)
         if first == second:
             for r in deps[old:]:
-                self.state[id(r)] = _UNRESOLVED
+                r.state = _UNRESOLVED
             del deps[old:]
-            self.res[key], self.state[key] = first, _RESOLVED
+            rec.res, rec.state = first, _RESOLVED
             return first
         self._backup(old)
         return self.resolve(rec)
@@ -364,16 +367,15 @@ class _Movement:
         if any(r.kind == "C" for r in cycle):      # Szykman: disrupt the core's convoys
             for r in cycle:
                 if r.kind == "C":
-                    self.res[id(r)], self.state[id(r)] = False, _RESOLVED
-                    self.paradox.add(id(r))
+                    r.res, r.state = False, _RESOLVED
                 else:
-                    self.state[id(r)] = _UNRESOLVED
+                    r.state = _UNRESOLVED
         else:                                       # circular movement: all move
             for r in cycle:
                 if r.kind == "M":
-                    self.res[id(r)], self.state[id(r)] = True, _RESOLVED
+                    r.res, r.state = True, _RESOLVED
                 else:
-                    self.state[id(r)] = _UNRESOLVED
+                    r.state = _UNRESOLVED
 
     def _decide(self, rec: _Rec) -> bool:
         if rec.kind == "M":
@@ -467,62 +469,53 @@ class _Movement:
 
     # ---- the outcome ---------------------------------------------------------------
     def _outcome(self) -> MovementOutcome:
-        recs, res, results = self.recs, self.res, self.results
-        moved = {p for p, r in recs.items() if r.kind == "M" and not r.void and res[id(r)]}
-        winners = {recs[p].dest: recs[p] for p in moved}
+        recs = self.recs
+        winners = {r.dest: r for r in recs.values() if r.kind == "M" and r.res and not r.void}
         units: dict[str, Unit] = {}
         for p, r in recs.items():
-            if p in moved:
-                loc = r.dest_loc if r.unit.type == "F" else r.dest
-                units[r.dest] = Unit(r.power, r.unit.type, loc)
+            if r.kind == "M" and r.res and not r.void:
+                units[r.dest] = Unit(r.power, r.unit.type, r.dest_loc)
             elif p not in winners:
                 units[p] = r.unit
         contested = set()
         for r in recs.values():
             # a standoff leaves the province contested; losing a head-to-head does not (DATC 6.H.9)
-            if r.kind == "M" and not r.void and not res[id(r)] and self._path(r) \
-                    and not (r.h2h is not None and res[id(r.h2h)]):
+            if r.kind == "M" and not r.res and not r.void and self._path(r) \
+                    and not (r.h2h is not None and r.h2h.res):
                 contested.add(r.dest)
-        contested -= set(units)
+        contested.difference_update(units)
         dislodged: dict[str, DislodgedUnit] = {}
-        destroyed: set[str] = set()
-        for p, r in recs.items():
-            if p in moved or p not in winners:
+        beaten: set[str] = set()
+        for p, attacker in winners.items():
+            r = recs.get(p)
+            if r is None or (r.kind == "M" and r.res and not r.void):
                 continue
-            attacker = winners[p]
+            beaten.add(p)
             origin = None if attacker.convoyed else attacker.prov
-            opts = tuple(sorted(
-                loc for loc in (self.map.army_adj.get(p, ()) if r.unit.type == "A"
-                                else self.map.fleet_adj.get(r.unit.location, ()))
-                if province_of(loc) not in units and province_of(loc) != origin
-                and province_of(loc) not in contested))
+            lp = self.lp
+            adj = self.map.army_adj.get(p, ()) if r.unit.type == "A" else self.map.fleet_adj.get(r.unit.location, ())
+            opts = tuple(sorted(loc for loc in adj if lp[loc] not in units and lp[loc] != origin
+                                and lp[loc] not in contested))
             if opts:
                 dislodged[p] = DislodgedUnit(r.unit, origin, opts)
-            else:
-                destroyed.add(p)
-        out: list[Result] = []
-        for p, r in recs.items():
+        results = self.results
+        for r in recs.values():
             if r.result_at < 0:
-                results.append([r.power, Hold(r.unit.type, r.unit.location), SUCCEEDS, "no order"])
-                r.result_at = len(results) - 1
-        where = {r.result_at: r for r in recs.values()}
-        for i, (power, order, outcome, reason) in enumerate(results):
-            r = where.get(i)
-            disl = dest = False
-            if r is not None:
-                disl = r.prov in winners and r.prov not in moved
-                dest = r.prov in destroyed
-                if outcome == SUCCEEDS and r.kind != "H":
-                    ok = res[id(r)]
-                    if not ok:
-                        outcome = FAILS
-                        if r.kind == "M":
-                            reason = DISRUPTED if r.convoyed and not self._path(r) else BOUNCED
-                        elif r.kind == "S":
-                            reason = CUT
-                        else:
-                            reason = DISRUPTED
-            out.append(Result(power, order, outcome, reason, disl, dest))
+                r.result_at = len(results)
+                results.append([r.power, Hold(r.unit.type, r.unit.location), SUCCEEDS, "no order", r])
+        out: list[Result] = []
+        for i, (power, order, outcome, reason, r) in enumerate(results):
+            if r is None or r.result_at != i:
+                out.append(Result(power, order, outcome, reason))
+                continue
+            if outcome == SUCCEEDS and r.kind != "H" and not r.res:
+                outcome = FAILS
+                if r.kind == "M":
+                    reason = DISRUPTED if r.convoyed and not self._path(r) else BOUNCED
+                else:
+                    reason = CUT if r.kind == "S" else DISRUPTED
+            disl = r.prov in beaten
+            out.append(Result(power, order, outcome, reason, disl, disl and r.prov not in dislodged))
         ph = self.pos.phase
         next_phase = ph[:-1] + "R" if ph.endswith("M") else ph
         newpos = Position(next_phase, units, dict(self.pos.sc_owners), dislodged)

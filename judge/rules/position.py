@@ -8,12 +8,12 @@ coast (``"spa/sc"``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .map import Map, province_of
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(NamedTuple):
     power: str
     type: str       # "A" or "F"
     location: str   # "par", "spa/sc"
@@ -22,8 +22,7 @@ class Unit:
         return f"{self.type} {self.location}"
 
 
-@dataclass(frozen=True, slots=True)
-class DislodgedUnit:
+class DislodgedUnit(NamedTuple):
     """A unit dislodged in the movement phase that must retreat or disband.
     ``retreats`` are the locations it may retreat to (``RULES.md`` §1; DATC 6.H)."""
 
