@@ -109,14 +109,15 @@ class Map:
         """True if a unit of ``unit_type`` ('A'/'F') at location ``src`` can move
         to location ``dst`` without a convoy. Armies use province codes."""
         if unit_type == "A":
-            return province_of(dst) in self.army_adj.get(province_of(src), ())
+            return (self.loc_province.get(dst) or province_of(dst)) in \
+                self.army_adj.get(self.loc_province.get(src) or province_of(src), ())
         return dst in self.fleet_adj.get(src, ())
 
     def can_reach_province(self, unit_type: str, src: str, province: str) -> bool:
         """True if the unit could move to some location of ``province`` (used for
         supports: a unit supports into a province it could move to, any coast)."""
         if unit_type == "A":
-            return province in self.army_adj.get(province_of(src), ())
+            return province in self.army_adj.get(self.loc_province.get(src) or province_of(src), ())
         return province in self.fleet_prov_adj.get(src, ())
 
     def is_sea(self, province: str) -> bool:

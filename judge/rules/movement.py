@@ -25,6 +25,7 @@ from .orders import (
 from .position import DislodgedUnit, Position, Unit
 
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
+_MOVEMENT_ORDERS = (Hold, Move, Support, Convoy)
 
 
 @dataclass(frozen=True)
@@ -41,31 +42,28 @@ class MovementOutcome:
 
 
 class _Rec:
-    """One unit's effective order during resolution."""
+    """One unit's effective order during resolution. Fields not set in
+    ``__init__`` fall back to the class defaults below (cheap to create)."""
 
-    __slots__ = ("power", "unit", "prov", "kind", "dest", "dest_loc", "convoyed",
-                 "target", "into", "army", "h2h", "supports", "route", "result_at",
-                 "note", "void", "state", "res")
+    kind = "H"          # H, M, S, C
+    dest = None         # move: destination province
+    dest_loc = None     # move: destination location (coast for fleets)
+    convoyed = False
+    target = None       # support: supported province; convoy: army province
+    into = None         # support: province support is given into; convoy: destination
+    h2h = None          # the move it meets head to head
+    supports = ()       # supports given to it (a tuple, replaced when one is added)
+    route = frozenset() # convoy: fleets that could carry it
+    result_at = -1
+    note = None         # the order in force
+    void = False        # an order that stands but does not act (VOID)
+    state = _UNRESOLVED
+    res = False
 
     def __init__(self, unit: Unit, prov: str):
         self.power = unit.power
         self.unit = unit
         self.prov = prov
-        self.kind = "H"          # H, M, S, C
-        self.dest = None         # move: destination province
-        self.dest_loc = None     # move: destination location (coast for fleets)
-        self.convoyed = False
-        self.target = None       # support: supported province; convoy: army province
-        self.into = None         # support: province support is given into; convoy: destination
-        self.army = None
-        self.h2h = None
-        self.supports: list[_Rec] = []
-        self.route: frozenset = frozenset()
-        self.result_at = -1
-        self.note = None
-        self.void = False        # an order that stands but does not act (VOID)
-        self.state = _UNRESOLVED
-        self.res = False
 
 
 def geometry(game_map: Map) -> RouteGeometry:
@@ -105,34 +103,31 @@ class _Movement:
         self.lp = game_map.loc_province
         self.results: list[list] = []   # [power, order, outcome, reason, _Rec or None]
         self.recs = {p: _Rec(u, p) for p, u in position.units.items()}
+        results, recs, lp = self.results, self.recs, self.lp
         for power, olist in orders.items():
             for order in olist:
-                self._take(power, order)
-
-    # ---- reading orders ----------------------------------------------------------
-    def _take(self, power: str, order: Order) -> None:
-        entry = [power, order, SUCCEEDS, None, None]
-        self.results.append(entry)
-        if not isinstance(order, (Hold, Move, Support, Convoy)):
-            entry[2:4] = ILLEGAL, "not a movement-phase order"
-            return
-        loc = order.location
-        prov = self.lp.get(loc) or province_of(loc)
-        rec = self.recs.get(prov)
-        if rec is None:
-            entry[2:4] = ILLEGAL, f"there is no unit in {prov}"
-        elif rec.power != power:
-            entry[2:4] = ILLEGAL, f"the unit in {prov} belongs to {rec.power}"
-        elif order.unit_type and order.unit_type != rec.unit.type:
-            entry[2:4] = ILLEGAL, f"the unit in {prov} is {'an army' if rec.unit.type == 'A' else 'a fleet'}"
-        else:
-            if rec.result_at >= 0:
-                prev = self.results[rec.result_at]
-                if prev[2] == SUCCEEDS:
-                    prev[2:4] = VOID, "replaced by a later order for the same unit"
-            rec.result_at = len(self.results) - 1
-            rec.note = order
-            entry[4] = rec
+                entry = [power, order, SUCCEEDS, None, None]
+                results.append(entry)
+                if type(order) not in _MOVEMENT_ORDERS:
+                    entry[2:4] = ILLEGAL, "not a movement-phase order"
+                    continue
+                loc = order.location
+                prov = lp.get(loc) or province_of(loc)
+                rec = recs.get(prov)
+                if rec is None:
+                    entry[2:4] = ILLEGAL, f"there is no unit in {prov}"
+                elif rec.power != power:
+                    entry[2:4] = ILLEGAL, f"the unit in {prov} belongs to {rec.power}"
+                elif order.unit_type and order.unit_type != rec.unit.type:
+                    entry[2:4] = ILLEGAL, f"the unit in {prov} is {'an army' if rec.unit.type == 'A' else 'a fleet'}"
+                else:
+                    if rec.result_at >= 0:
+                        prev = results[rec.result_at]
+                        if prev[2] == SUCCEEDS:
+                            prev[2:4] = VOID, "replaced by a later order for the same unit"
+                    rec.result_at = len(results) - 1
+                    rec.note = order
+                    entry[4] = rec
 
     def _prov(self, loc: str) -> str:
         return self.lp.get(loc) or province_of(loc)
@@ -146,10 +141,14 @@ class _Movement:
 
     def _validate(self) -> None:
         gm = self.map
-        self.fleet_seas = {p for p, r in self.recs.items() if r.unit.type == "F" and gm.is_sea(p)}
+        seas = self.geo.seas
+        self.fleet_seas = {p for p in self.recs if p in seas}
+        self.moves: list[_Rec] = []
+        self.supps: list[_Rec] = []
+        self.convs: list[_Rec] = []
         for rec in self.recs.values():
             order = rec.note
-            if order is None or isinstance(order, Hold):
+            if order is None or type(order) is Hold:
                 continue
             u = rec.unit
             if isinstance(order, Move):
@@ -158,6 +157,7 @@ class _Movement:
                     self._set_illegal(rec, why)
                     continue
                 rec.kind, rec.dest_loc, rec.dest = "M", dest, self._prov(dest)
+                self.moves.append(rec)
                 if u.type == "A":
                     adjacent = rec.dest in gm.army_adj.get(rec.prov, ())
                     if not adjacent and not self._static_route(rec.prov, rec.dest, self.fleet_seas):
@@ -176,6 +176,7 @@ class _Movement:
                     continue
                 rec.kind, rec.target = "S", tprov
                 rec.into = self._prov(order.destination) if order.destination else None
+                self.supps.append(rec)
             else:  # Convoy
                 aprov, dprov = self._prov(order.army_location), self._prov(order.destination)
                 army = self.recs.get(aprov)
@@ -190,10 +191,13 @@ class _Movement:
                     self._set_illegal(rec, f"{rec.prov} is on no convoy route from {aprov} to {dprov}")
                     continue
                 rec.kind, rec.target, rec.into = "C", aprov, dprov
+                self.convs.append(rec)
 
     def _destination(self, u: Unit, dest: str) -> tuple[str | None, str | None]:
         """The location a move of ``u`` to ``dest`` goes to, or a reason it cannot."""
         gm = self.map
+        if u.type == "F" and dest in gm.fleet_adj.get(u.location, ()):
+            return dest, None
         prov = self._prov(dest)
         p = gm.provinces.get(prov)
         if p is None:
@@ -224,15 +228,15 @@ class _Movement:
         and static routes; link head-to-head pairs."""
         recs = self.recs
         convoys_for: dict[tuple[str, str], list[_Rec]] = {}
-        for rec in recs.values():
+        for rec in self.convs:
             if rec.kind == "C":
                 army = recs[rec.target]
                 if army.kind == "M" and army.dest == rec.into:
                     convoys_for.setdefault((rec.target, rec.into), []).append(rec)
                 else:
                     self._void(rec, f"the army in {rec.target} was not ordered to {rec.into}")
-        for rec in recs.values():
-            if rec.kind != "M" or rec.unit.type != "A":
+        for rec in self.moves:
+            if rec.kind != "M" or rec.unit.type != "A" or not (rec.convoyed or convoys_for):
                 continue
             fleets = convoys_for.get((rec.prov, rec.dest), [])
             if not rec.convoyed and any(f.power == rec.power for f in fleets):
@@ -249,7 +253,7 @@ class _Movement:
                 rec.convoyed = False    # own fleets cannot complete a route: go by land
             else:
                 self._void(rec, f"no convoy ordered from {rec.prov} to {rec.dest}")
-        for rec in recs.values():
+        for rec in self.supps:
             if rec.kind != "S":
                 continue
             sup = recs.get(rec.target)
@@ -276,13 +280,13 @@ class _Movement:
                         and not self._static_route(rec.target, rec.into, self.fleet_seas - {rec.prov}):
                     self._set_illegal(rec, f"the army in {rec.target} could only reach {rec.into} through {rec.prov}")
                     continue
-            sup.supports.append(rec)
+            sup.supports += (rec,)
+        self.moves = [r for r in self.moves if r.kind == "M" and not r.void]
         self.moves_into: dict[str, list[_Rec]] = {}
-        for rec in recs.values():
-            if rec.kind == "M" and not rec.void:
-                self.moves_into.setdefault(rec.dest, []).append(rec)
-        for rec in recs.values():
-            if rec.kind == "M" and not rec.void and not rec.convoyed:
+        for rec in self.moves:
+            self.moves_into.setdefault(rec.dest, []).append(rec)
+        for rec in self.moves:
+            if not rec.convoyed:
                 other = recs.get(rec.dest)
                 if other and other.kind == "M" and not other.void and not other.convoyed \
                         and other.dest == rec.prov:
@@ -321,8 +325,13 @@ class _Movement:
         self._validate()
         self._match()
         self.deps: list[_Rec] = []
-        for rec in self.recs.values():
-            if rec.kind in ("M", "S", "C") and not rec.void:
+        for rec in self.moves:
+            self.resolve(rec)
+        for rec in self.supps:
+            if rec.kind == "S":
+                self.resolve(rec)
+        for rec in self.convs:
+            if rec.kind == "C":
                 self.resolve(rec)
         return self._outcome()
 
@@ -469,30 +478,29 @@ class _Movement:
 
     # ---- the outcome ---------------------------------------------------------------
     def _outcome(self) -> MovementOutcome:
-        recs = self.recs
-        winners = {r.dest: r for r in recs.values() if r.kind == "M" and r.res and not r.void}
-        units: dict[str, Unit] = {}
-        for p, r in recs.items():
-            if r.kind == "M" and r.res and not r.void:
-                units[r.dest] = Unit(r.power, r.unit.type, r.dest_loc)
-            elif p not in winners:
-                units[p] = r.unit
+        recs, lp = self.recs, self.lp
+        moved = [r for r in self.moves if r.res]
+        units = dict(self.pos.units)
+        for r in moved:
+            del units[r.prov]
+        winners: dict[str, _Rec] = {}
+        for r in moved:
+            winners[r.dest] = r
+            units[r.dest] = Unit(r.power, r.unit.type, r.dest_loc)
         contested = set()
-        for r in recs.values():
+        for r in self.moves:
             # a standoff leaves the province contested; losing a head-to-head does not (DATC 6.H.9)
-            if r.kind == "M" and not r.res and not r.void and self._path(r) \
-                    and not (r.h2h is not None and r.h2h.res):
+            if not r.res and self._path(r) and not (r.h2h is not None and r.h2h.res):
                 contested.add(r.dest)
         contested.difference_update(units)
         dislodged: dict[str, DislodgedUnit] = {}
         beaten: set[str] = set()
         for p, attacker in winners.items():
             r = recs.get(p)
-            if r is None or (r.kind == "M" and r.res and not r.void):
+            if r is None or (r.res and r.kind == "M" and not r.void):
                 continue
             beaten.add(p)
             origin = None if attacker.convoyed else attacker.prov
-            lp = self.lp
             adj = self.map.army_adj.get(p, ()) if r.unit.type == "A" else self.map.fleet_adj.get(r.unit.location, ())
             opts = tuple(sorted(loc for loc in adj if lp[loc] not in units and lp[loc] != origin
                                 and lp[loc] not in contested))
