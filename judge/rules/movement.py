@@ -100,10 +100,15 @@ class _Movement:
         self.geo = geometry(game_map)
         self.pos = position
         self.rules = rules
-        self.lp = game_map.loc_province
+        self.lp = lp = game_map.loc_province
         self.results: list[list] = []   # [power, order, outcome, reason, _Rec or None]
-        self.recs = {p: _Rec(u, p) for p, u in position.units.items()}
-        results, recs, lp = self.results, self.recs, self.lp
+        self.recs = recs = {p: _Rec(u, p) for p, u in position.units.items()}
+        self.fleet_seas = {p for p in recs if p in self.geo.seas}
+        self.moves: list[_Rec] = []
+        self.supps: list[_Rec] = []
+        self.convs: list[_Rec] = []
+        results, classify = self.results, self._classify
+        replaced = False
         for power, olist in orders.items():
             for order in olist:
                 entry = [power, order, SUCCEEDS, None, None]
@@ -121,13 +126,21 @@ class _Movement:
                 elif order.unit_type and order.unit_type != rec.unit.type:
                     entry[2:4] = ILLEGAL, f"the unit in {prov} is {'an army' if rec.unit.type == 'A' else 'a fleet'}"
                 else:
-                    if rec.result_at >= 0:
+                    if rec.result_at >= 0:        # a later order replaces an earlier one
                         prev = results[rec.result_at]
                         if prev[2] == SUCCEEDS:
                             prev[2:4] = VOID, "replaced by a later order for the same unit"
+                        unit = rec.unit
+                        rec.__dict__.clear()
+                        rec.__init__(unit, prov)
+                        replaced = True
                     rec.result_at = len(results) - 1
-                    rec.note = order
                     entry[4] = rec
+                    classify(rec, order)
+        if replaced:
+            self.moves = list(dict.fromkeys(self.moves))
+            self.supps = list(dict.fromkeys(self.supps))
+            self.convs = list(dict.fromkeys(self.convs))
 
     def _prov(self, loc: str) -> str:
         return self.lp.get(loc) or province_of(loc)
@@ -139,59 +152,77 @@ class _Movement:
         self._illegal(rec.result_at, why)
         rec.kind = "H"
 
-    def _validate(self) -> None:
-        gm = self.map
-        seas = self.geo.seas
-        self.fleet_seas = {p for p in self.recs if p in seas}
-        self.moves: list[_Rec] = []
-        self.supps: list[_Rec] = []
-        self.convs: list[_Rec] = []
-        for rec in self.recs.values():
-            order = rec.note
-            if order is None or type(order) is Hold:
-                continue
-            u = rec.unit
-            if isinstance(order, Move):
-                dest, why = self._destination(u, order.destination)
+    def _classify(self, rec: _Rec, order: Order) -> None:
+        """Check one order for legality (ILLEGAL: the unit holds, DATC 4.E.1) and
+        file it as a move, support or convoy."""
+        kind = type(order)
+        rec.note = order
+        if kind is Hold:
+            return
+        gm, lp = self.map, self.lp
+        u = rec.unit
+        if kind is Move:
+            dest_memo = self.geo.destinations
+            key = (u.type, u.location, order.destination)
+            found = dest_memo.get(key)
+            if found is None:
+                found = dest_memo[key] = self._destination(u, order.destination)
+            dest, why = found
+            if why:
+                return self._set_illegal(rec, why)
+            rec.kind, rec.dest_loc, rec.dest = "M", dest, lp[dest]
+            if u.type == "A":
+                adjacent = rec.dest in gm.army_adj.get(rec.prov, ())
+                if not adjacent and not self._static_route(rec.prov, rec.dest, self.fleet_seas):
+                    # no fleets stand where a convoy could go: illegal (DATC 6.D.32)
+                    return self._set_illegal(rec, f"no fleets to convoy {rec.prov} to {rec.dest}")
+                rec.convoyed = order.via_convoy or not adjacent
+            self.moves.append(rec)
+        elif kind is Support:
+            tprov = lp.get(order.supported_location) or province_of(order.supported_location)
+            into = (lp.get(order.destination) or province_of(order.destination)) if order.destination else tprov
+            if tprov == rec.prov:
+                return self._set_illegal(rec, "a unit cannot support itself")
+            if into == rec.prov or not (into in gm.army_adj.get(rec.prov, ()) if u.type == "A"
+                                        else into in gm.fleet_prov_adj.get(u.location, ())):
+                return self._set_illegal(rec, f"{u} cannot reach {into}")
+            if order.destination:
+                why = self._impossible_move(self.recs.get(tprov), into, rec.prov)
                 if why:
-                    self._set_illegal(rec, why)
-                    continue
-                rec.kind, rec.dest_loc, rec.dest = "M", dest, self._prov(dest)
-                self.moves.append(rec)
-                if u.type == "A":
-                    adjacent = rec.dest in gm.army_adj.get(rec.prov, ())
-                    if not adjacent and not self._static_route(rec.prov, rec.dest, self.fleet_seas):
-                        # no fleets stand where a convoy could go: illegal (DATC 6.D.32)
-                        self._set_illegal(rec, f"no fleets to convoy {rec.prov} to {rec.dest}")
-                        continue
-                    rec.convoyed = order.via_convoy or not adjacent
-            elif isinstance(order, Support):
-                tprov = self._prov(order.supported_location)
-                into = self._prov(order.destination) if order.destination else tprov
-                if tprov == rec.prov:
-                    self._set_illegal(rec, "a unit cannot support itself")
-                    continue
-                if into == rec.prov or not gm.can_reach_province(u.type, u.location, into):
-                    self._set_illegal(rec, f"{u} cannot reach {into}")
-                    continue
-                rec.kind, rec.target = "S", tprov
-                rec.into = self._prov(order.destination) if order.destination else None
-                self.supps.append(rec)
-            else:  # Convoy
-                aprov, dprov = self._prov(order.army_location), self._prov(order.destination)
-                army = self.recs.get(aprov)
-                if u.type != "F" or not gm.is_sea(rec.prov):
-                    self._set_illegal(rec, "only a fleet in a sea province can convoy")
-                    continue
-                if army is None or army.unit.type != "A" or order.army_type == "F":
-                    self._set_illegal(rec, f"there is no army in {aprov} to convoy")
-                    continue
-                if dprov not in gm.provinces or not gm.provinces[dprov].is_land or dprov == aprov \
-                        or not self.geo.on_route(rec.prov, aprov, dprov):
-                    self._set_illegal(rec, f"{rec.prov} is on no convoy route from {aprov} to {dprov}")
-                    continue
-                rec.kind, rec.target, rec.into = "C", aprov, dprov
-                self.convs.append(rec)
+                    return self._set_illegal(rec, why)   # DATC 6.A.5, 6.D.22-6.D.24, 6.D.31
+                rec.into = into
+            rec.kind, rec.target = "S", tprov
+            self.supps.append(rec)
+        else:  # Convoy
+            aprov, dprov = self._prov(order.army_location), self._prov(order.destination)
+            army = self.recs.get(aprov)
+            if u.type != "F" or rec.prov not in self.geo.seas:
+                return self._set_illegal(rec, "only a fleet in a sea province can convoy")
+            if army is None or army.unit.type != "A" or order.army_type == "F":
+                return self._set_illegal(rec, f"there is no army in {aprov} to convoy")
+            if dprov not in gm.provinces or not gm.provinces[dprov].is_land or dprov == aprov \
+                    or not self.geo.on_route(rec.prov, aprov, dprov):
+                return self._set_illegal(rec, f"{rec.prov} is on no convoy route from {aprov} to {dprov}")
+            rec.kind, rec.target, rec.into = "C", aprov, dprov
+            self.convs.append(rec)
+
+    def _impossible_move(self, sup: _Rec | None, into: str, supporter: str) -> str | None:
+        """Why the unit ``sup`` could not move to ``into`` whatever it was ordered
+        (a support of such a move is illegal), or None."""
+        if sup is None:
+            return None                 # no unit there: the support is void, not illegal
+        gm, u = self.map, sup.unit
+        if into == sup.prov:
+            return "a unit cannot move to its own province"
+        if u.type == "F":
+            return None if into in gm.fleet_prov_adj.get(u.location, ()) else f"{u} cannot reach {into}"
+        if into in gm.army_adj.get(sup.prov, ()):
+            return None
+        if into not in gm.provinces or not gm.provinces[into].is_land:
+            return f"an army cannot go to {into}"
+        if self._static_route(sup.prov, into, self.fleet_seas - {supporter}):
+            return None
+        return f"the army in {sup.prov} could only reach {into} through {supporter}"
 
     def _destination(self, u: Unit, dest: str) -> tuple[str | None, str | None]:
         """The location a move of ``u`` to ``dest`` goes to, or a reason it cannot."""
@@ -276,10 +307,6 @@ class _Movement:
                 if "/" in dloc and sup.unit.type == "F" and dloc != sup.dest_loc:
                     self._void(rec, f"the unit in {rec.target} was ordered to {sup.dest_loc}, not {dloc}")
                     continue
-                if sup.unit.type == "A" and rec.into not in self.map.army_adj.get(rec.target, ()) \
-                        and not self._static_route(rec.target, rec.into, self.fleet_seas - {rec.prov}):
-                    self._set_illegal(rec, f"the army in {rec.target} could only reach {rec.into} through {rec.prov}")
-                    continue
             sup.supports += (rec,)
         self.moves = [r for r in self.moves if r.kind == "M" and not r.void]
         self.moves_into: dict[str, list[_Rec]] = {}
@@ -322,7 +349,6 @@ class _Movement:
 
     # ---- resolution ----------------------------------------------------------------
     def run(self) -> MovementOutcome:
-        self._validate()
         self._match()
         self.deps: list[_Rec] = []
         for rec in self.moves:
@@ -490,7 +516,7 @@ class _Movement:
         contested = set()
         for r in self.moves:
             # a standoff leaves the province contested; losing a head-to-head does not (DATC 6.H.9)
-            if not r.res and self._path(r) and not (r.h2h is not None and r.h2h.res):
+            if not r.res and (not r.convoyed or self._path(r)) and not (r.h2h is not None and r.h2h.res):
                 contested.add(r.dest)
         contested.difference_update(units)
         dislodged: dict[str, DislodgedUnit] = {}
@@ -512,9 +538,10 @@ class _Movement:
                 r.result_at = len(results)
                 results.append([r.power, Hold(r.unit.type, r.unit.location), SUCCEEDS, "no order", r])
         out: list[Result] = []
+        new = tuple.__new__
         for i, (power, order, outcome, reason, r) in enumerate(results):
             if r is None or r.result_at != i:
-                out.append(Result(power, order, outcome, reason))
+                out.append(new(Result, (power, order, outcome, reason, False, False)))
                 continue
             if outcome == SUCCEEDS and r.kind != "H" and not r.res:
                 outcome = FAILS
@@ -523,7 +550,7 @@ class _Movement:
                 else:
                     reason = CUT if r.kind == "S" else DISRUPTED
             disl = r.prov in beaten
-            out.append(Result(power, order, outcome, reason, disl, disl and r.prov not in dislodged))
+            out.append(new(Result, (power, order, outcome, reason, disl, disl and r.prov not in dislodged)))
         ph = self.pos.phase
         next_phase = ph[:-1] + "R" if ph.endswith("M") else ph
         newpos = Position(next_phase, units, dict(self.pos.sc_owners), dislodged)
