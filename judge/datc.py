@@ -139,6 +139,21 @@ class _Reader:
         self.fail(f"cannot read {text.strip()!r}")
 
 
+def read_order(text: str, game_map: Map | None = None, source: str = "<order>") -> Order:
+    """One order in the case-file syntax (``"F nth C A lon-bel"``, ``"A pru disband"``,
+    ``"Build F stp/nc"``) as an :class:`~judge.rules.orders.Order`. Raises
+    :class:`CaseFileError` (``source``, line 0, reason)."""
+    game_map = game_map or load_map("standard")
+    return _Reader(name_index(game_map, load_names(game_map.name)), source).order(text)
+
+
+def read_unit(power: str, text: str, game_map: Map | None = None, source: str = "<unit>") -> Unit:
+    """``("England", "F spa/nc")`` -> ``Unit("England", "F", "spa/nc")`` (an army's
+    coast is dropped). Raises :class:`CaseFileError`."""
+    game_map = game_map or load_map("standard")
+    return _Reader(name_index(game_map, load_names(game_map.name)), source).unit_line(f"{power}: {text}")
+
+
 def parse_cases(path: str | Path, game_map: Map | None = None) -> list[Case]:
     """Read a case file. Raises :class:`CaseFileError` (file, line, reason)."""
     path = Path(path)

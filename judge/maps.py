@@ -25,16 +25,33 @@ def map_dir(name_or_path: str | Path) -> Path:
     return MAPS_DIR / str(name_or_path)
 
 
+class _DuplicateKey(Exception):
+    pass
+
+
+def _unique_keys(pairs: list) -> dict:
+    """json object hook: a repeated key (two entries for one province) is an error."""
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
+
+
 def read_json(path: Path) -> dict:
-    """Parse a JSON file; raises MapError(file, line:col, reason) on bad JSON."""
+    """Parse a JSON file; raises MapError(file, line:col, reason) on bad JSON and
+    MapError(file, key, reason) when an object repeats a key."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise MapError(str(path), "-", f"cannot read: {e.strerror or e}") from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as e:
         raise MapError(str(path), f"line {e.lineno} column {e.colno}", e.msg) from None
+    except _DuplicateKey as e:
+        raise MapError(str(path), e.args[0], "the key appears twice in one object") from None
     if not isinstance(data, dict):
         raise MapError(str(path), "-", "the top level must be a JSON object")
     return data

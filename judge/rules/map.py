@@ -148,15 +148,23 @@ class Map:
             key = f"provinces.{code}"
             if not re.fullmatch(r"[a-z][a-z0-9]*", code):
                 raise MapError(source, key, "province code must be lower-case letters/digits")
+            if not isinstance(p, dict):
+                raise MapError(source, key, "must be an object like {\"type\": \"coastal\", \"sc\": true}")
             kind = need(p, "type", str, key + ".")
             if kind not in PROVINCE_TYPES:
                 raise MapError(source, key + ".type", f"unknown type {kind!r}; use one of {', '.join(PROVINCE_TYPES)}")
-            coasts = tuple(p.get("coasts", ()))
+            coasts = p.get("coasts", [])
+            if not isinstance(coasts, list) or len({str(c) for c in coasts}) != len(coasts) or \
+                    not all(isinstance(c, str) and re.fullmatch(r"[a-z]+", c) for c in coasts):
+                raise MapError(source, key + ".coasts", "must be a list of distinct lower-case coast codes like [\"nc\", \"sc\"]")
+            coasts = tuple(coasts)
             if coasts and kind != "coastal":
                 raise MapError(source, key + ".coasts", "only a coastal province has named coasts")
             if len(coasts) == 1:
                 raise MapError(source, key + ".coasts", "a split-coast province needs two or more coasts")
-            sc = bool(p.get("sc", False))
+            sc = p.get("sc", False)
+            if not isinstance(sc, bool):
+                raise MapError(source, key + ".sc", "must be true or false")
             if sc and kind in ("sea", "impassable"):
                 raise MapError(source, key + ".sc", f"a {kind} province cannot be a supply centre")
             provinces[code] = Province(code, kind, sc, coasts)
@@ -169,19 +177,29 @@ class Map:
                 fleet_locs.add(code)
         land = {c for c, p in provinces.items() if p.is_land}
 
+        def bad_location(loc, what):
+            """Why ``loc`` is not a location ``what`` can stand on."""
+            prov, _, coast = str(loc).partition("/")
+            if prov not in provinces:
+                return f"unknown province {prov!r}"
+            if coast and coast not in provinces[prov].coasts:
+                return (f"{loc!r}: {prov} has no coast {coast!r}"
+                        + (f" (its coasts: {', '.join(provinces[prov].coasts)})" if provinces[prov].coasts else ""))
+            if provinces[prov].coasts and not coast:
+                return f"{loc!r} is not a location {what} can stand on (name a coast)"
+            return f"{loc!r} is not a location {what} can stand on ({provinces[prov].kind} province)"
+
         def adjacency(key, allowed, what):
             raw = need(data, key, dict, "")
             adj: dict[str, set[str]] = {}
             for a, ns in raw.items():
                 if a not in allowed:
-                    raise MapError(source, f"{key}.{a}", f"not a location {what} can stand on")
+                    raise MapError(source, f"{key}.{a}", bad_location(a, what))
                 if not isinstance(ns, list):
                     raise MapError(source, f"{key}.{a}", "must be a list")
                 for b in ns:
                     if b not in allowed:
-                        reason = (f"{b!r} is not a location {what} can stand on"
-                                  + (" (name a coast)" if b in provinces and provinces[b].coasts else ""))
-                        raise MapError(source, f"{key}.{a}", reason)
+                        raise MapError(source, f"{key}.{a}", bad_location(b, what))
                     if province_of(a) == province_of(b):
                         raise MapError(source, f"{key}.{a}", f"{b!r} is in the same province")
                     adj.setdefault(a, set()).add(b)
@@ -207,6 +225,8 @@ class Map:
         seen_home: dict[str, str] = {}
         for power, pd in raw_powers.items():
             hs = need(pd, "home_centres", list, f"powers.{power}.")
+            if not hs:
+                raise MapError(source, f"powers.{power}.home_centres", "a power needs at least one home centre")
             for h in hs:
                 if h not in provinces:
                     raise MapError(source, f"powers.{power}.home_centres", f"unknown province {h!r}")
