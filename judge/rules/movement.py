@@ -174,6 +174,8 @@ class _Movement:
             if u.type == "A":
                 adjacent = rec.dest in gm.army_adj.get(rec.prov, ())
                 if not adjacent and not self._static_route(rec.prov, rec.dest, self.fleet_seas):
+                    if not self.geo.route_exists(rec.prov, rec.dest):
+                        return self._set_illegal(rec, f"{u} cannot reach {rec.dest}")
                     # no fleets stand where a convoy could go: illegal (DATC 6.D.32)
                     return self._set_illegal(rec, f"no fleets to convoy {rec.prov} to {rec.dest}")
                 rec.convoyed = order.via_convoy or not adjacent

@@ -1,0 +1,16 @@
+"""The game: settings, players, position, orders and history, over the rules core.
+
+Imports point inward (rules <- notation <- game). Nothing here reads the clock:
+use cases take ``now`` (UTC). Module map: ``game`` (the :class:`Game`),
+``settings`` (rule profile and house rules), ``book`` (last order wins),
+``resolve`` (one phase with the house rules), ``defaults`` (NMR defaults of
+``RULES.md`` §3), ``sequence`` (which phase comes next), ``records`` (entries and
+phase records), ``codec`` (plain-data forms), ``replay``, ``report`` (results text).
+"""
+
+from .game import Game, GameError, Line, Receipt
+from .records import OrderEntry, PhaseRecord, Player
+from .settings import HouseRules, Settings
+
+__all__ = ["Game", "GameError", "Line", "Receipt", "OrderEntry", "PhaseRecord", "Player",
+           "HouseRules", "Settings"]

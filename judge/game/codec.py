@@ -1,0 +1,105 @@
+"""Plain-data (JSON-ready) forms of orders, positions and results.
+
+``order_to_dict(Move("A", "par", "bur"))`` ->
+``{"type": "Move", "unit_type": "A", "location": "par", "destination": "bur",
+"via_convoy": False, "route": []}``; :func:`order_from_dict` inverts it exactly
+(sequences come back as tuples, nested orders as orders). Decoders raise
+:class:`ValueError` on unknown types or keys.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime, timezone
+
+from ..rules import orders as o
+from ..rules.position import DislodgedUnit, Position, Unit
+
+ORDER_TYPES = {cls.__name__: cls for cls in (
+    o.Hold, o.Move, o.Support, o.Convoy, o.Retreat, o.Disband, o.Build, o.Waive,
+    o.RetreatPreference, o.BuildPriority, o.DisbandPriority)}
+
+
+def _field_names(cls) -> tuple[str, ...]:
+    if dataclasses.is_dataclass(cls):
+        return tuple(f.name for f in dataclasses.fields(cls))
+    return cls._fields   # a NamedTuple
+
+
+def _encode(value):
+    if type(value).__name__ in ORDER_TYPES:
+        return order_to_dict(value)
+    if isinstance(value, (tuple, list)):
+        return [_encode(v) for v in value]
+    return value
+
+
+def _decode(value):
+    if isinstance(value, dict):
+        return order_from_dict(value)
+    if isinstance(value, list):
+        return tuple(_decode(v) for v in value)
+    return value
+
+
+def order_to_dict(order) -> dict:
+    """Any order or standing order -> ``{"type": class name, field: value, ...}``."""
+    cls = type(order)
+    if ORDER_TYPES.get(cls.__name__) is not cls:
+        raise ValueError(f"not an order: {order!r}")
+    return {"type": cls.__name__, **{n: _encode(getattr(order, n)) for n in _field_names(cls)}}
+
+
+def order_from_dict(data: dict):
+    """Inverse of :func:`order_to_dict`. Raises ValueError on an unknown type or field."""
+    cls = ORDER_TYPES.get(data.get("type"))
+    if cls is None:
+        raise ValueError(f"unknown order type {data.get('type')!r}")
+    names = set(_field_names(cls))
+    extra = set(data) - names - {"type"}
+    if extra:
+        raise ValueError(f"unknown field(s) for {cls.__name__}: {', '.join(sorted(extra))}")
+    return cls(**{k: _decode(v) for k, v in data.items() if k != "type"})
+
+
+def position_to_dict(pos: Position) -> dict:
+    return {
+        "phase": pos.phase,
+        "units": {p: [u.power, u.type, u.location] for p, u in pos.units.items()},
+        "sc_owners": dict(pos.sc_owners),
+        "dislodged": {p: {"unit": [d.unit.power, d.unit.type, d.unit.location],
+                          "attacker_origin": d.attacker_origin, "retreats": list(d.retreats)}
+                      for p, d in pos.dislodged.items()},
+    }
+
+
+def position_from_dict(data: dict) -> Position:
+    return Position(
+        data["phase"],
+        {p: Unit(*u) for p, u in data["units"].items()},
+        dict(data["sc_owners"]),
+        {p: DislodgedUnit(Unit(*d["unit"]), d["attacker_origin"], tuple(d["retreats"]))
+         for p, d in data.get("dislodged", {}).items()},
+    )
+
+
+def result_to_dict(r: o.Result) -> dict:
+    return {"power": r.power, "order": None if r.order is None else order_to_dict(r.order),
+            "outcome": r.outcome, "reason": r.reason, "dislodged": r.dislodged,
+            "destroyed": r.destroyed}
+
+
+def result_from_dict(data: dict) -> o.Result:
+    order = data.get("order")
+    return o.Result(data["power"], None if order is None else order_from_dict(order),
+                    data["outcome"], data.get("reason"), data.get("dislodged", False),
+                    data.get("destroyed", False))
+
+
+def time_to_str(when: datetime | None) -> str | None:
+    """A UTC ISO 8601 string (``2025-01-31T12:00:00+00:00``), or None."""
+    return None if when is None else when.astimezone(timezone.utc).isoformat()
+
+
+def time_from_str(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)

@@ -1,0 +1,344 @@
+"""A game: its settings, players, position, the orders of the current phase and
+the history of every phase adjudicated.
+
+Use cases take ``now`` (an aware UTC :class:`datetime`) as an argument; nothing
+here reads the clock, a file (beyond the map data) or the network.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..maps import load_map
+from ..rules import adjudicate_adjustments, adjudicate_movement, adjudicate_retreats
+from ..rules.map import Map, province_of
+from ..rules.orders import (
+    ILLEGAL, SUCCEEDS, Build, BuildPriority, Convoy, Disband, DisbandPriority, Hold, Move,
+    Retreat, RetreatPreference, Support, Waive,
+)
+from ..rules.phase import Phase
+from ..rules.position import Position
+from . import book, resolve
+from .codec import position_from_dict, position_to_dict, time_from_str, time_to_str
+from .records import WRITTEN, OrderEntry, PhaseRecord, Player
+from .sequence import adjustments_due, settle
+from .settings import Settings
+from .territory import home_country
+
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
+MOVEMENT_ORDERS = (Hold, Move, Support, Convoy)
+ADJUSTMENT_ORDERS = (Build, Disband, Waive)
+
+
+class GameError(ValueError):
+    """A request the game cannot take: unknown power or phase, bad name, a
+    time without a time zone. Nothing is changed when it is raised."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """An order line as the game takes it; the notation parser's ``ParsedLine``
+    has the same shape. ``order`` is None for a line that held no order."""
+
+    input: str
+    order: object | None
+    error: object | None = None
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """How the game took one line: ``error`` (a parser diagnostic or a sentence)
+    when refused; ``replaced``: the earlier entries this order took the place of."""
+
+    input: str
+    order: object | None
+    error: object | None = None
+    replaced: tuple[OrderEntry, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+@dataclass
+class Game:
+    """One game. Build it with :meth:`create`; store it with :meth:`to_dict`.
+
+    ``orders``: ``{power: (OrderEntry, ...)}`` for the current phase, in arrival
+    order (replaced entries kept, marked). ``standing``: ``{power: (OrderEntry,
+    ...)}`` standing lists carried from earlier phases of the year (``RULES.md``
+    §3.1-3.2, §3.7). ``history``: one :class:`PhaseRecord` per phase adjudicated.
+    ``seed``: the game's random seed (``RULES.md`` §3.6).
+    """
+
+    name: str
+    map_name: str
+    settings: Settings
+    seed: int
+    created: datetime
+    players: dict[str, Player]
+    position: Position
+    orders: dict[str, tuple[OrderEntry, ...]] = field(default_factory=dict)
+    standing: dict[str, tuple[OrderEntry, ...]] = field(default_factory=dict)
+    history: tuple[PhaseRecord, ...] = ()
+
+    # ---- creating ----------------------------------------------------------------
+    @classmethod
+    def create(cls, name: str, *, now: datetime, seed: int, map_name: str = "standard",
+               settings: Settings | None = None) -> "Game":
+        """A new game at the map's start. Raises :class:`GameError` for a bad name
+        (1-32 letters, digits, ``-`` or ``_``) or a naive ``now``;
+        :class:`~judge.rules.map.MapError` for a bad map."""
+        if not NAME_RE.match(name):
+            raise GameError(f"{name!r} is not a game name: use up to 32 letters, digits, '-' or '_'")
+        _check_time(now)
+        game_map = load_map(map_name)
+        return cls(name, map_name, settings or Settings(), int(seed), now,
+                   {p: Player() for p in game_map.powers}, Position.start(game_map))
+
+    # ---- reading -----------------------------------------------------------------
+    @property
+    def map(self) -> Map:
+        return load_map(self.map_name)
+
+    @property
+    def phase(self) -> Phase:
+        return Phase.parse(self.position.phase)
+
+    def record(self, phase: str) -> PhaseRecord:
+        """The record of an adjudicated phase (``"S1901M"``); GameError if none."""
+        try:
+            wanted = str(Phase.parse(phase))
+        except ValueError as e:
+            raise GameError(str(e)) from None
+        for rec in self.history:
+            if rec.phase == wanted:
+                return rec
+        raise GameError(f"game {self.name} has no phase {wanted} (yet)")
+
+    def power(self, name: str) -> str:
+        """The map's spelling of a power name (any case); GameError if unknown."""
+        for p in self.map.powers:
+            if p.casefold() == name.casefold():
+                return p
+        raise GameError(f"no power {name!r} in this game: {', '.join(self.map.powers)}")
+
+    def unordered(self, power: str) -> list[str]:
+        """Locations of ``power``'s units still without an order this phase
+        (movement: units; retreat: dislodged units; adjustment: empty)."""
+        kind = self.phase.kind
+        if kind == "A":
+            return []
+        have = {book.entry_key(e.order, kind) for e in book.active(self.orders.get(power, ()))}
+        units = self.position.units if kind == "M" else \
+            {p: d.unit for p, d in self.position.dislodged.items()}
+        return sorted(u.location for p, u in units.items()
+                      if u.power == power and ("unit", p) not in have)
+
+    # ---- orders ------------------------------------------------------------------
+    def submit(self, power: str, lines, now: datetime) -> list[Receipt]:
+        """Take order lines for ``power``: each a :class:`Line` (or the parser's
+        ``ParsedLine``) or a bare order. A line with an error, an order of the
+        wrong phase, or an order the rules refuse (say why) is refused and changes
+        nothing; a later order for a unit replaces the earlier one (``RULES.md`` §2).
+        Returns one :class:`Receipt` per line that held an order or an error."""
+        _check_time(now)
+        power = self.power(power)
+        receipts = []
+        for line in lines:
+            if not hasattr(line, "input"):
+                line = Line("", line)
+            if line.error is not None:
+                receipts.append(Receipt(line.input, None, line.error))
+                continue
+            if line.order is None:
+                continue
+            why = self._refusal(power, line.order)
+            if why:
+                receipts.append(Receipt(line.input, line.order, why))
+                continue
+            entries, gone = book.add(self.orders.get(power, ()), OrderEntry(
+                line.input, line.order, WRITTEN, False, now), self.phase.kind, self._limits(power))
+            self.orders[power] = entries
+            receipts.append(Receipt(line.input, line.order, None, tuple(gone)))
+        return receipts
+
+    def _limits(self, power: str) -> dict[str, int] | None:
+        if self.phase.kind != "A":
+            return None
+        n = adjustments_due(self.map, self.position).get(power, 0)
+        return {"builds": max(n, 0), "removals": max(-n, 0)}
+
+    def _refusal(self, power: str, order) -> str | None:
+        """Why ``order`` cannot be taken from ``power`` now, or None."""
+        house, kind, pos = self.settings.house, self.phase.kind, self.position
+        if isinstance(order, RetreatPreference):
+            if not house.retreat_preferences:
+                return "this game does not use standing retreat lists"
+            if kind == "A":
+                return "a retreat list is given with movement orders"
+            units = pos.units if kind == "M" else {p: d.unit for p, d in pos.dislodged.items()}
+            u = units.get(province_of(order.location))
+            if u is None or u.power != power:
+                return f"{power} has no {'dislodged ' if kind == 'R' else ''}unit in {province_of(order.location)}"
+            return None
+        if isinstance(order, (BuildPriority, DisbandPriority)):
+            return None if house.priority_lists else "this game does not use build and disband priority lists"
+        if kind == "M":
+            if isinstance(order, MOVEMENT_ORDERS):
+                return _illegal(adjudicate_movement(self.map, pos, {power: [order]},
+                                                    self.settings.rule_options).results[0])
+            if isinstance(order, ADJUSTMENT_ORDERS) and house.combined_orders:
+                return self._combined_adjustment_refusal(power, order)
+            if isinstance(order, ADJUSTMENT_ORDERS):
+                return "builds and removals are ordered in the Winter adjustment phase"
+            if isinstance(order, Retreat) and house.combined_orders:
+                return "in this game a retreat is given as a retreat list with the movement orders"
+            if isinstance(order, Retreat):
+                return "retreats are ordered in a retreat phase"
+            return f"this is a movement phase ({pos.phase}): order hold, move, support or convoy"
+        if kind == "R":
+            if isinstance(order, (Retreat, Disband, Move)):
+                return _illegal(adjudicate_retreats(self.map, pos, {power: [order]}).results[0])
+            return f"this is a retreat phase ({pos.phase}): order a retreat or a disband"
+        if isinstance(order, ADJUSTMENT_ORDERS):
+            r = adjudicate_adjustments(self.map, pos, {power: [order]}, self.settings.rule_options).results[0]
+            return None if r.outcome == SUCCEEDS else r.reason
+        return f"this is an adjustment phase ({pos.phase}): order builds, removals or waives"
+
+    def _combined_adjustment_refusal(self, power: str, order) -> str | None:
+        """Combined-order mode (``RULES.md`` §3.5): adjustment orders come with the
+        Fall movement orders; a build must name a home centre, a removal a unit
+        of the power."""
+        if self.phase.season != "F":
+            return "builds and removals are given with the Fall orders"
+        if isinstance(order, Build) and province_of(order.location) not in self.map.home_centres[power]:
+            return f"{province_of(order.location)} is not a home centre of {power}"
+        if isinstance(order, Disband):
+            u = self.position.units.get(province_of(order.location))
+            if u is None or u.power != power:
+                return f"{power} has no unit in {province_of(order.location)}"
+        return None
+
+    # ---- adjudication ------------------------------------------------------------
+    def process(self, now: datetime) -> list[PhaseRecord]:
+        """Adjudicate the current phase and move on to the next phase with
+        something to do (``RULES.md`` §1). In combined-order mode the retreat and
+        adjustment phases that follow are adjudicated at once too. Returns the new
+        records (also appended to :attr:`history`)."""
+        _check_time(now)
+        carried: dict[str, list[OrderEntry]] = {}
+        out = [self._process_one(now, carried)]
+        while self.settings.house.combined_orders and self.phase.kind != "M":
+            out.append(self._process_one(now, carried))
+        return out
+
+    def _process_one(self, now: datetime, carried: dict[str, list[OrderEntry]]) -> PhaseRecord:
+        before, kind, house = self.position, self.phase.kind, self.settings.house
+        game_map, rules = self.map, self.settings.rule_options
+        seed = f"{self.seed}:{before.phase}"
+        rng = random.Random(seed)
+        state = rng.getstate()
+        entries = {p: self.orders.get(p, ()) + tuple(carried.get(p, ()) if kind == "A" else ())
+                   for p in game_map.powers}
+        standing = self._standing_now()
+        if kind == "M":
+            orders = self._written(entries, MOVEMENT_ORDERS)
+            res = resolve.movement(game_map, before, orders, rules)
+            if house.combined_orders:
+                for p, es in entries.items():
+                    carried[p] = [e for e in book.active(es) if isinstance(e.order, ADJUSTMENT_ORDERS)]
+        elif kind == "R":
+            orders = self._written(entries, (Retreat, Disband, Move))
+            res = resolve.retreats(game_map, before, orders, standing, house,
+                                   home_country(self.map_name), rng)
+        else:
+            orders = self._written(entries, ADJUSTMENT_ORDERS)
+            res = resolve.adjustments(game_map, before, orders, standing, house, rules,
+                                      home_country(self.map_name), rng)
+        removals = house.combined_orders and any(isinstance(e.order, Disband)
+                                                 for es in carried.values() for e in es)
+        after = settle(game_map, res.position, removals_ordered=removals)
+        record = PhaseRecord(
+            before.phase, before,
+            {p: es + tuple(res.made.get(p, ())) for p, es in entries.items() if es or res.made.get(p)},
+            tuple(res.results), after, now, seed if rng.getstate() != state else None)
+        self.history += (record,)
+        self._carry_standing(after)
+        self.position, self.orders = after, {}
+        return record
+
+    @staticmethod
+    def _written(entries: dict[str, tuple[OrderEntry, ...]], types) -> dict[str, list]:
+        return {p: [e.order for e in book.active(es) if isinstance(e.order, types)]
+                for p, es in entries.items()}
+
+    def _standing_now(self) -> dict[str, resolve.Standing]:
+        """Each power's standing lists: carried ones overlaid by this phase's."""
+        out = {}
+        for p in self.map.powers:
+            lists = {}
+            for e in book.active(self.standing.get(p, ()) + self.orders.get(p, ())):
+                if book.is_standing(e.order):
+                    lists[book.entry_key(e.order, "M")] = e.order
+            out[p] = resolve.Standing(
+                {k[1]: o for k, o in lists.items() if k[0] == "retreat list"},
+                lists.get(("build list",)), lists.get(("disband list",)))
+        return out
+
+    def _carry_standing(self, after: Position) -> None:
+        """Keep this phase's standing lists for later phases of the year: retreat
+        lists until the retreat phase they serve is over, priority lists until the
+        year's adjustments are over (``RULES.md`` §3.7)."""
+        nxt = Phase.parse(after.phase)
+        for p in self.map.powers:
+            kept: dict[tuple, OrderEntry] = {}
+            for e in book.active(self.standing.get(p, ()) + self.orders.get(p, ())):
+                if book.is_standing(e.order):
+                    kept[book.entry_key(e.order, "M")] = e
+            kept = {k: e for k, e in kept.items()
+                    if (k[0] != "retreat list" or nxt.kind == "R")
+                    and not (nxt.season == "S" and nxt.kind == "M")}
+            if kept:
+                self.standing[p] = tuple(kept.values())
+            else:
+                self.standing.pop(p, None)
+
+    # ---- storage -----------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """Plain data (JSON-ready); :meth:`from_dict` gives back an equal game."""
+        return {
+            "name": self.name, "map": self.map_name, "settings": self.settings.to_dict(),
+            "seed": self.seed, "created": time_to_str(self.created),
+            "players": {p: pl.to_dict() for p, pl in self.players.items()},
+            "position": position_to_dict(self.position),
+            "orders": {p: [e.to_dict() for e in es] for p, es in self.orders.items()},
+            "standing": {p: [e.to_dict() for e in es] for p, es in self.standing.items()},
+            "history": [r.to_dict() for r in self.history],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Game":
+        """Inverse of :meth:`to_dict`. Raises ValueError/KeyError on malformed data."""
+        def entries(d):
+            return {p: tuple(OrderEntry.from_dict(e) for e in es) for p, es in d.items()}
+        return cls(
+            data["name"], data["map"], Settings.from_dict(data["settings"]), data["seed"],
+            time_from_str(data["created"]),
+            {p: Player.from_dict(pl) for p, pl in data["players"].items()},
+            position_from_dict(data["position"]), entries(data.get("orders", {})),
+            entries(data.get("standing", {})),
+            tuple(PhaseRecord.from_dict(r) for r in data.get("history", ())),
+        )
+
+
+def _illegal(result) -> str | None:
+    return result.reason if result.outcome == ILLEGAL else None
+
+
+def _check_time(now: datetime) -> None:
+    if not isinstance(now, datetime) or now.tzinfo is None or now.utcoffset() is None:
+        raise GameError("times must be aware datetimes (UTC)")

@@ -1,0 +1,112 @@
+"""The records a game keeps: players, order entries and the phase history.
+
+All are frozen; the game replaces them rather than changing them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..rules.orders import Result
+from ..rules.position import Position
+from .codec import (
+    order_from_dict, order_to_dict, position_from_dict, position_to_dict,
+    result_from_dict, result_to_dict, time_from_str, time_to_str,
+)
+
+WRITTEN = "written"   # the player wrote it
+LIST = "list"         # the judge took it from the player's standing list (RULES.md §3.1-3.2)
+DEFAULT = "default"   # the judge chose it by the game's NMR default (RULES.md §3.3-3.4)
+SOURCES = (WRITTEN, LIST, DEFAULT)
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who plays one power. ``addresses``: mail addresses (the first is the
+    address of record); ``password_hash``: a hash, never the password (None: none
+    set); ``language``: ``"en"``, ``"zh-hans"`` or ``"zh-hant"``. A vacant power
+    has no addresses."""
+
+    addresses: tuple[str, ...] = ()
+    password_hash: str | None = None
+    language: str = "en"
+
+    def to_dict(self) -> dict:
+        return {"addresses": list(self.addresses), "password_hash": self.password_hash,
+                "language": self.language}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Player":
+        return cls(tuple(data.get("addresses", ())), data.get("password_hash"),
+                   data.get("language", "en"))
+
+
+@dataclass(frozen=True)
+class OrderEntry:
+    """One order as kept by the game: ``text`` as written (``""`` when the judge
+    made it), ``order`` the canonical order or standing order, ``source`` one of
+    :data:`SOURCES`, ``replaced`` when a later order for the same unit (or list)
+    took its place, ``received`` the UTC time it arrived (None for the judge's)."""
+
+    text: str
+    order: object
+    source: str = WRITTEN
+    replaced: bool = False
+    received: datetime | None = None
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "order": order_to_dict(self.order), "source": self.source,
+                "replaced": self.replaced, "received": time_to_str(self.received)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "OrderEntry":
+        return cls(data["text"], order_from_dict(data["order"]), data.get("source", WRITTEN),
+                   data.get("replaced", False), time_from_str(data.get("received")))
+
+
+@dataclass(frozen=True)
+class PhaseRecord:
+    """One adjudicated phase, never changed afterwards.
+
+    ``orders``: ``{power: [OrderEntry]}`` — every order the players wrote for the
+    phase (replaced ones included, in arrival order), then the orders the judge
+    took from standing lists or defaults. ``results``: the adjudicator's results
+    in the order the orders were given, then its own (units without orders,
+    civil disorder). ``position_after`` carries the SC ownership after the phase
+    (updated after Fall). ``random_seed``: the seed string of the phase's random
+    generator when a random choice was made (``RULES.md`` §3.6), else None.
+    """
+
+    phase: str
+    position_before: Position
+    orders: dict[str, tuple[OrderEntry, ...]]
+    results: tuple[Result, ...]
+    position_after: Position
+    processed_at: datetime
+    random_seed: str | None = None
+
+    @property
+    def sc_owners(self) -> dict[str, str]:
+        return self.position_after.sc_owners
+
+    def to_dict(self) -> dict:
+        return {
+            "phase": self.phase,
+            "position_before": position_to_dict(self.position_before),
+            "orders": {p: [e.to_dict() for e in es] for p, es in self.orders.items()},
+            "results": [result_to_dict(r) for r in self.results],
+            "position_after": position_to_dict(self.position_after),
+            "processed_at": time_to_str(self.processed_at),
+            "random_seed": self.random_seed,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "PhaseRecord":
+        return cls(
+            data["phase"], position_from_dict(data["position_before"]),
+            {p: tuple(OrderEntry.from_dict(e) for e in es) for p, es in data["orders"].items()},
+            tuple(result_from_dict(r) for r in data["results"]),
+            position_from_dict(data["position_after"]),
+            time_from_str(data["processed_at"]), data.get("random_seed"),
+        )

@@ -1,0 +1,97 @@
+"""Game settings: the rule profile and the house rules of ``RULES.md`` §3.
+
+Settings are grouped so later groups (deadlines, press, victory) can be added as
+new fields with defaults: a stored game whose settings lack a group or a key gets
+the default; an unknown key or value raises :class:`ValueError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+from ..rules.options import PROFILES, RuleOptions
+
+RETREAT_DEFAULTS = ("disband", "house")
+"""What happens to a dislodged unit with no usable retreat order or preference:
+``"disband"`` (standard rules) or ``"house"`` (the GM default of ``RULES.md`` §3.3)."""
+
+DISBAND_DEFAULTS = ("datc", "house")
+"""Which units a power that must remove units and gave no usable order loses:
+``"datc"`` (civil disorder, DATC 6.J, via the rule profile) or ``"house"``
+(``RULES.md`` §3.4)."""
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """The house rules of ``RULES.md`` §3, each on or off per game.
+
+    - ``retreat_preferences``: standing retreat lists given with movement orders
+      are accepted and used when no retreat order arrives (§3.1, §3.7).
+    - ``priority_lists``: build and disband priority lists are accepted and used
+      when no adjustment order arrives (§3.2, §3.7).
+    - ``default_retreat``: one of :data:`RETREAT_DEFAULTS` (§3.3).
+    - ``default_disband``: one of :data:`DISBAND_DEFAULTS` (§3.4).
+    - ``combined_orders``: the combined-order mode (§3.5): retreats and adjustments
+      are resolved at once from the lists and adjustment orders sent with the
+      movement orders; removals are applied before builds, so a power may remove
+      a unit and build on the same home SC; a power may remove units it need not.
+    """
+
+    retreat_preferences: bool = True
+    priority_lists: bool = True
+    default_retreat: str = "disband"
+    default_disband: str = "datc"
+    combined_orders: bool = False
+
+    def __post_init__(self):
+        if self.default_retreat not in RETREAT_DEFAULTS:
+            raise ValueError(f"default_retreat must be one of {', '.join(RETREAT_DEFAULTS)}")
+        if self.default_disband not in DISBAND_DEFAULTS:
+            raise ValueError(f"default_disband must be one of {', '.join(DISBAND_DEFAULTS)}")
+        for f in fields(self):
+            if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
+                raise ValueError(f"{f.name} must be true or false")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """All settings of one game. ``rules`` names a profile of
+    :data:`judge.rules.options.PROFILES` (``"datc"``: DATC v3.2, ``"droidippy"``)."""
+
+    rules: str = "datc"
+    house: HouseRules = field(default_factory=HouseRules)
+
+    def __post_init__(self):
+        if self.rules not in PROFILES:
+            raise ValueError(f"unknown rule profile {self.rules!r}; use one of {', '.join(PROFILES)}")
+
+    @property
+    def rule_options(self) -> RuleOptions:
+        return PROFILES[self.rules]
+
+    def to_dict(self) -> dict:
+        return {"rules": self.rules, "house": _group_to_dict(self.house)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Settings":
+        """Raises ValueError for an unknown key or a bad value."""
+        _check_keys(data, {"rules", "house"}, "settings")
+        return cls(rules=data.get("rules", "datc"),
+                   house=_group_from_dict(HouseRules, data.get("house", {}), "settings.house"))
+
+
+def _group_to_dict(group) -> dict:
+    return {f.name: getattr(group, f.name) for f in fields(group)}
+
+
+def _group_from_dict(cls, data: dict, where: str):
+    _check_keys(data, {f.name for f in fields(cls)}, where)
+    return cls(**data)
+
+
+def _check_keys(data, known: set[str], where: str) -> None:
+    if not isinstance(data, dict):
+        raise ValueError(f"{where} must be a mapping")
+    extra = set(data) - known
+    if extra:
+        raise ValueError(f"unknown {where} key(s): {', '.join(sorted(extra))}")

@@ -1,0 +1,83 @@
+"""``judge game new|orders|process|show``: a GM runs a game without mail."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from judge.cli import main
+from judge.storage import Store, load_game
+
+
+@pytest.fixture
+def data(tmp_path):
+    return str(tmp_path / "var")
+
+
+def judge(capsys, monkeypatch, *argv, stdin: str | None = None):
+    if stdin is not None:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    rc = main(list(argv))
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_a_year_by_hand(capsys, monkeypatch, data, tmp_path):
+    rc, out, _ = judge(capsys, monkeypatch, "game", "new", "g1", "--seed", "5", "--data", data)
+    assert rc == 0 and "Game g1 created" in out and "seed 5" in out
+    rc, out, _ = judge(capsys, monkeypatch, "game", "orders", "g1", "France", "-", "--data", data,
+                       stdin="A Par-Bur\nA Mar - Spain\nA Par - Pic\nA Mun-Ber\n")
+    assert rc == 1
+    assert "A Par - Pic" in out and "(replaces A Par - Bur)" in out
+    assert "ERROR: the unit in" in out and "Germany" in out
+    assert "Units without orders: bre" in out
+    orders = tmp_path / "germany.txt"
+    orders.write_text("慕尼黑陆军移动到勃艮第\n", encoding="utf-8")
+    rc, out, _ = judge(capsys, monkeypatch, "game", "orders", "g1", "germany", str(orders), "--data", data)
+    assert rc == 0 and "A Mun - Bur" in out
+    rc, out, _ = judge(capsys, monkeypatch, "game", "process", "g1", "--data", data)
+    assert rc == 0 and "Spring 1901 Movement (S1901M)" in out
+    assert "France:  A Mar - Spa." in out and "Germany: A Mun - Bur." in out
+    assert out.rstrip().endswith("Next phase: Fall 1901 Movement (F1901M)")
+    rc, out, _ = judge(capsys, monkeypatch, "game", "process", "g1", "--data", data)
+    assert "France:   4  Brest, Marseilles, Paris, Spain" in out and "France:  builds 1" in out
+    rc, out, _ = judge(capsys, monkeypatch, "game", "show", "g1", "--phase", "S1901M", "--data", data)
+    assert rc == 0 and "Germany: A Mun - Bur." in out
+    game = load_game(Store(tmp_path / "var" / "judge.json"), "g1")
+    assert str(game.phase) == "W1901A" and game.seed == 5
+    assert [e.text for e in game.history[0].orders["France"]] == ["A Par-Bur", "A Mar - Spain", "A Par - Pic"]
+
+
+def test_settings_flags_are_stored(capsys, monkeypatch, data, tmp_path):
+    rc, _, _ = judge(capsys, monkeypatch, "game", "new", "g2", "--rules", "droidippy", "--combined",
+                     "--default-retreat", "house", "--default-disband", "house", "--no-retreat-lists",
+                     "--data", data)
+    assert rc == 0
+    game = load_game(Store(tmp_path / "var" / "judge.json"), "g2")
+    s = game.settings
+    assert s.rules == "droidippy" and s.house.combined_orders and not s.house.retreat_preferences
+    assert s.house.default_retreat == "house" and s.house.default_disband == "house"
+    assert s.house.priority_lists
+
+
+def test_errors(capsys, monkeypatch, data):
+    judge(capsys, monkeypatch, "game", "new", "g3", "--data", data)
+    rc, _, err = judge(capsys, monkeypatch, "game", "new", "g3", "--data", data)
+    assert rc == 2 and "exists already" in err
+    rc, _, err = judge(capsys, monkeypatch, "game", "process", "nope", "--data", data)
+    assert rc == 2 and "no game named nope" in err
+    rc, _, err = judge(capsys, monkeypatch, "game", "show", "g3", "--phase", "F1905M", "--data", data)
+    assert rc == 2 and "no phase F1905M" in err
+    rc, _, err = judge(capsys, monkeypatch, "game", "orders", "g3", "Prussia", "-", "--data", data, stdin="")
+    assert rc == 2 and "no power 'Prussia'" in err
+    rc, _, err = judge(capsys, monkeypatch, "game", "new", "bad name", "--data", data)
+    assert rc == 2 and "not a game name" in err
+    rc, out, _ = judge(capsys, monkeypatch, "game", "show", "g3", "--data", data)
+    assert rc == 0 and "nothing adjudicated yet" in out
+
+
+def test_data_dir_from_environment(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("JUDGE_DATA", str(tmp_path / "env"))
+    rc, _, _ = judge(capsys, monkeypatch, "game", "new", "g4")
+    assert rc == 0 and (tmp_path / "env" / "judge.json").exists()

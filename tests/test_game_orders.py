@@ -1,0 +1,171 @@
+"""Orders per power: the last valid order for a unit wins (RULES.md §2), the
+earlier one is kept as replaced; refused lines change nothing and say why."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from judge.game import Game, GameError, HouseRules, Line, Settings
+from judge.rules.orders import (
+    SUCCEEDS, Build, BuildPriority, Disband, DisbandPriority, Hold, Move, Retreat, RetreatPreference,
+    Support, Waive,
+)
+from judge.rules.position import Position, Unit
+
+T0 = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
+
+
+def new_game(**kw) -> Game:
+    return Game.create("orders", now=T0, seed=1, **kw)
+
+
+def test_last_order_for_a_unit_wins():
+    g = new_game()
+    r1, = g.submit("France", [Line("A Par-Bur", Move("A", "par", "bur"))], T0)
+    r2, = g.submit("france", [Line("A Par-Pic", Move("A", "par", "pic"))], T0 + timedelta(minutes=5))
+    assert r1.ok and not r1.replaced
+    assert r2.ok and [e.text for e in r2.replaced] == ["A Par-Bur"]
+    entries = g.orders["France"]
+    assert [(e.text, e.replaced) for e in entries] == [("A Par-Bur", True), ("A Par-Pic", False)]
+    assert entries[1].received == T0 + timedelta(minutes=5)
+    (rec,) = g.process(T0 + timedelta(days=1))
+    france = [r for r in rec.results if r.power == "France"]
+    assert Move("A", "par", "bur") not in [r.order for r in france]   # never given to the adjudicator
+    assert g.position.units["pic"] == Unit("France", "A", "pic")
+    assert [e.replaced for e in rec.orders["France"]] == [True, False]   # the record keeps both
+
+
+def test_a_refused_order_does_not_replace_a_valid_one():
+    g = new_game()
+    g.submit("France", [Move("A", "par", "bur")], T0)
+    bad, = g.submit("France", [Line("A Par-Mun", Move("A", "par", "mun"))], T0)
+    assert not bad.ok and "mun" in bad.error
+    assert [e.order for e in g.orders["France"] if not e.replaced] == [Move("A", "par", "bur")]
+
+
+@pytest.mark.parametrize("order, reason", [
+    (Move("A", "mun", "bur"), "belongs to Germany"),
+    (Hold("A", "bel"), "no unit in bel"),
+    (Move("F", "par", "bur"), "is an army"),
+    (Build("A", "par"), "Winter adjustment phase"),
+    (Retreat("A", "par", "bur"), "retreat phase"),
+    (Disband("A", "par"), "Winter adjustment phase"),
+])
+def test_movement_phase_refusals(order, reason):
+    g = new_game()
+    r, = g.submit("France", [Line("x", order)], T0)
+    assert not r.ok and reason in r.error
+    assert not g.orders
+
+
+def test_parser_errors_are_refused_and_empty_lines_ignored():
+    g = new_game()
+    rs = g.submit("France", [Line("sevastapol", None, "unknown_province"), Line("# note", None),
+                             Line("A Par H", Hold("A", "par"))], T0)
+    assert [(r.input, r.ok) for r in rs] == [("sevastapol", False), ("A Par H", True)]
+    assert rs[0].error == "unknown_province"
+
+
+def test_bare_orders_are_taken():
+    g = new_game()
+    r, = g.submit("France", [Hold("A", "par")], T0)
+    assert r.ok and g.orders["France"][0].text == ""
+
+
+def test_unknown_power_and_naive_time():
+    g = new_game()
+    with pytest.raises(GameError, match="no power 'Prussia'"):
+        g.submit("Prussia", [], T0)
+    with pytest.raises(GameError, match="UTC"):
+        g.submit("France", [], datetime(2025, 1, 1))
+
+
+def test_unordered_units():
+    g = new_game()
+    assert g.unordered("France") == ["bre", "mar", "par"]
+    g.submit("France", [Move("A", "par", "bur"), RetreatPreference("A", "mar", ("gas",))], T0)
+    assert g.unordered("France") == ["bre", "mar"]
+
+
+def retreat_game() -> Game:
+    g = new_game()
+    g.position = Position("S1901M", {"ser": Unit("Austria", "A", "ser"), "bud": Unit("Austria", "A", "bud"),
+                                     "bul": Unit("Turkey", "A", "bul"), "rum": Unit("Turkey", "A", "rum")},
+                          dict(g.position.sc_owners))
+    g.submit("Turkey", [Move("A", "bul", "ser"), Support("A", "rum", "A", "bul", "ser")], T0)
+    g.process(T0)
+    assert str(g.phase) == "S1901R"
+    return g
+
+
+def test_retreat_phase_orders():
+    g = retreat_game()
+    bad = g.submit("Austria", [Retreat("A", "ser", "bul"), Hold("A", "bud"), Retreat("A", "bud", "vie")], T0)
+    assert [r.ok for r in bad] == [False, False, False]
+    assert "cannot retreat to bul" in bad[0].error
+    assert "retreat phase" in bad[1].error
+    assert "no dislodged unit in bud" in bad[2].error
+    rs = g.submit("Austria", [Retreat("A", "ser", "alb"), Disband("A", "ser")], T0)
+    assert [r.ok for r in rs] == [True, True] and rs[1].replaced[0].order == Retreat("A", "ser", "alb")
+    (rec,) = g.process(T0 + timedelta(hours=1))
+    assert [u for u in g.position.units.values() if u.power == "Austria"] == [Unit("Austria", "A", "bud")]
+    assert [(r.order, r.outcome) for r in rec.results] == [(Disband("A", "ser"), SUCCEEDS)]
+
+
+def test_builds_beyond_the_count_replace_the_earliest():
+    g = new_game()
+    g.position = Position("W1901A", {"ven": Unit("Italy", "A", "ven"), "tun": Unit("Italy", "A", "tun")},
+                          {"ven": "Italy", "rom": "Italy", "nap": "Italy", "tun": "Italy"})
+    # 4 SCs, 2 units: two builds
+    rs = g.submit("Italy", [Build("A", "rom"), Build("F", "nap"), Waive(), Build("F", "rom")], T0)
+    assert all(r.ok for r in rs)
+    assert [r.replaced for r in rs][:2] == [(), ()]
+    assert [e.order for e in rs[2].replaced] == [Build("A", "rom")]      # third build: earliest goes
+    assert [e.order for e in rs[3].replaced] == [Build("F", "nap")]
+    active = [e.order for e in g.orders["Italy"] if not e.replaced]
+    assert active == [Waive(), Build("F", "rom")]
+    (rec,) = g.process(T0)
+    assert g.position.units["rom"] == Unit("Italy", "F", "rom") and "nap" not in g.position.units
+
+
+def test_adjustment_refusals_and_removal_count():
+    g = new_game()
+    g.position = Position("W1901A", {p: Unit("Italy", "A", p) for p in ("ven", "tyr", "pie", "apu")},
+                          {"ven": "Italy", "rom": "Italy", "nap": "Italy"})
+    # 3 SCs, 4 units: one removal
+    bad = g.submit("Italy", [Build("A", "rom"), Waive(), Disband("A", "rom"), Move("A", "ven", "tri")], T0)
+    assert [r.ok for r in bad] == [False] * 4
+    assert "no builds" in bad[0].error and "no unit in rom" in bad[2].error
+    assert "adjustment phase" in bad[3].error
+    rs = g.submit("Italy", [Disband("A", "tyr"), Disband("A", "pie")], T0)
+    assert [e.order for e in rs[1].replaced] == [Disband("A", "tyr")]
+    g.process(T0)
+    assert "pie" not in g.position.units and "tyr" in g.position.units
+
+
+def test_standing_lists_replace_earlier_lists():
+    g = new_game()
+    g.submit("Italy", [BuildPriority((Build("A", "rom"),)), DisbandPriority((Disband("A", "ven"),)),
+                       BuildPriority((Build("F", "nap"),))], T0)
+    active = [e.order for e in g.orders["Italy"] if not e.replaced]
+    assert active == [DisbandPriority((Disband("A", "ven"),)), BuildPriority((Build("F", "nap"),))]
+
+
+def test_retreat_list_needs_own_unit_and_movement_or_retreat_phase():
+    g = new_game()
+    r, = g.submit("Italy", [RetreatPreference("A", "par", ("bur",))], T0)
+    assert not r.ok and "Italy has no unit in par" in r.error
+    g.position = Position("W1901A", g.position.units, g.position.sc_owners)
+    r, = g.submit("Italy", [RetreatPreference("A", "ven", ("tyr",))], T0)
+    assert not r.ok and "given with movement orders" in r.error
+
+
+def test_combined_mode_takes_fall_adjustment_orders():
+    g = new_game(settings=Settings(house=HouseRules(combined_orders=True)))
+    g.position = Position("F1901M", g.position.units, g.position.sc_owners)
+    rs = g.submit("Germany", [Disband("A", "ber"), Build("F", "ber"), Build("A", "par"), Disband("A", "par")], T0)
+    assert [r.ok for r in rs] == [True, True, False, False]
+    assert "not a home centre of Germany" in rs[2].error and "Germany has no unit in par" in rs[3].error
+    assert g.unordered("Germany") == ["ber", "kie", "mun"]   # a removal is not a movement order
