@@ -12,6 +12,7 @@ from . import __version__
 COMMANDS = (
     "datc",
     "game",
+    "parse",
     "replay",
 )
 

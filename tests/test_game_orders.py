@@ -169,3 +169,18 @@ def test_combined_mode_takes_fall_adjustment_orders():
     assert [r.ok for r in rs] == [True, True, False, False]
     assert "not a home centre of Germany" in rs[2].error and "Germany has no unit in par" in rs[3].error
     assert g.unordered("Germany") == ["ber", "kie", "mun"]   # a removal is not a movement order
+
+
+def test_every_order_of_a_line_with_several_is_taken():
+    """The house-rule text writes several orders on one line (a convoy by three
+    fleets, 'A Berlin-Prussia, A Munich-Silesia'): none may be dropped."""
+    from judge.maps import load_map, load_names
+    from judge.notation.names import name_index
+    from judge.notation.parser import ParseContext, parse_orders
+    g = new_game()
+    game_map = load_map("standard")
+    ctx = ParseContext(game_map, name_index(game_map, load_names("standard")), "M", g.position, "Germany")
+    receipts = g.submit("Germany", parse_orders("A Berlin-Prussia, A Munich-Silesia\nF Kie-Den", ctx), T0)
+    assert [r.ok for r in receipts] == [True, True, True]
+    assert {e.order for e in g.orders["Germany"]} == {
+        Move("A", "ber", "pru"), Move("A", "mun", "sil"), Move("F", "kie", "den")}

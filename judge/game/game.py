@@ -154,16 +154,18 @@ class Game:
             if line.error is not None:
                 receipts.append(Receipt(line.input, None, line.error))
                 continue
-            if line.order is None:
-                continue
-            why = self._refusal(power, line.order)
-            if why:
-                receipts.append(Receipt(line.input, line.order, why))
-                continue
-            entries, gone = book.add(self.orders.get(power, ()), OrderEntry(
-                line.input, line.order, WRITTEN, False, now), self.phase.kind, self._limits(power))
-            self.orders[power] = entries
-            receipts.append(Receipt(line.input, line.order, None, tuple(gone)))
+            # one line may hold several orders (北海舰队、挪威海舰队…运输…): each is taken
+            for order in getattr(line, "orders", None) or (line.order,):
+                if order is None:
+                    continue
+                why = self._refusal(power, order)
+                if why:
+                    receipts.append(Receipt(line.input, order, why))
+                    continue
+                entries, gone = book.add(self.orders.get(power, ()), OrderEntry(
+                    line.input, order, WRITTEN, False, now), self.phase.kind, self._limits(power))
+                self.orders[power] = entries
+                receipts.append(Receipt(line.input, order, None, tuple(gone)))
         return receipts
 
     def _limits(self, power: str) -> dict[str, int] | None:

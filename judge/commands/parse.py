@@ -1,0 +1,113 @@
+"""``judge parse [--phase S1901M] [--game G] [--power P] [--json] [--lang L]``:
+read order lines on stdin and say how each was read.
+
+Without ``--game`` the standard map is used; for a movement phase the orders
+are checked against the start position, for a retreat or adjustment phase
+against the map alone (there is no position to check them against). With
+``--game`` the stored game's map, phase and position are used (``--data`` as
+for ``judge game``). Exit status 0 if every line was read, 1 if any line has an
+error, 2 for bad arguments or an unknown game.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..rules.phase import Phase
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "parse", help="read order lines on stdin and print how each was read",
+        description="Read order lines (English or Chinese, one per line) on stdin and print, "
+                    "per line, the canonical order or why it could not be read.")
+    p.add_argument("--phase", default=None,
+                   help="phase name such as S1901M, F1901R, W1901A (default: S1901M, or the game's)")
+    p.add_argument("--game", metavar="NAME", help="read the orders against this stored game")
+    p.add_argument("--data", metavar="DIR", help="data directory of stored games (as for 'judge game')")
+    p.add_argument("--power", help="whose orders these are (checks that the units are theirs)")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object per line: input, ok, order (canonical English), orders, error")
+    p.add_argument("--lang", default="en", choices=["en", "zh-hans", "zh-hant"],
+                   help="language of the printed orders and errors (default: en); --json order stays English")
+    p.set_defaults(func=run)
+
+
+def _fail(message: str) -> int:
+    print(f"judge parse: {message}", file=sys.stderr)
+    return 2
+
+
+def _context(args):
+    """(ParseContext, None) or (None, exit status)."""
+    from ..maps import load_map, load_names
+    from ..notation import ParseContext, name_index
+    from ..rules.position import Position
+    if args.game:
+        try:
+            from ..storage import StoreError, load_game
+            from .game import _store
+        except ImportError:
+            return None, _fail("--game needs the game storage (judge game ...), which is not available")
+        try:
+            game = load_game(_store(args), args.game)
+        except StoreError as e:
+            return None, _fail(str(e))
+        if game is None:
+            return None, _fail(f"no stored game {args.game!r} (create one with 'judge game new')")
+        if args.phase and args.phase.strip().upper() != game.position.phase:
+            return None, _fail(f"game {args.game} is in phase {game.position.phase}, not {args.phase}")
+        game_map = game.map
+        names = name_index(game_map, load_names(game.map_name))
+        try:
+            power = game.power(args.power) if args.power else None
+        except ValueError as e:
+            return None, _fail(str(e))
+        return ParseContext(game_map, names, Phase.parse(game.position.phase).kind, game.position, power), None
+    try:
+        phase = Phase.parse(args.phase or "S1901M")
+    except ValueError as e:
+        return None, _fail(str(e))
+    game_map = load_map("standard")
+    names = name_index(game_map, load_names("standard"))
+    power = None
+    if args.power:
+        power = names.power(args.power)
+        if power is None:
+            return None, _fail(f"no power {args.power!r}: {', '.join(game_map.powers)}")
+    position = Position.start(game_map) if phase.kind == "M" else None
+    return ParseContext(game_map, names, phase.kind, position, power), None
+
+
+def run(args) -> int:
+    from ..notation import format_order, parse_line
+    ctx, status = _context(args)
+    if ctx is None:
+        return status
+    errors = 0
+    for raw in sys.stdin:
+        line = raw.rstrip("\r\n")
+        if not line.strip():
+            continue
+        parsed = parse_line(line, ctx)
+        if parsed.error is not None:
+            errors += 1
+        if args.json:
+            err = parsed.error
+            print(json.dumps({
+                "input": line,
+                "ok": err is None,
+                "order": format_order(parsed.order, ctx.names) if parsed.order is not None else None,
+                "orders": [format_order(o, ctx.names) for o in parsed.orders],
+                "error": None if err is None else {
+                    "code": err.code, "message": err.message(args.lang),
+                    "params": {k: v for k, v in err.params.items() if k != "labels"}},
+            }, ensure_ascii=False))
+        elif parsed.error is not None:
+            print(f"{line}\n  ** {parsed.error.message(args.lang)}")
+        elif parsed.orders:
+            print("; ".join(format_order(o, ctx.names, args.lang) for o in parsed.orders))
+        else:
+            print(f"{line}\n  (no order)")
+    return 1 if errors else 0

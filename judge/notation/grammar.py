@@ -1,0 +1,334 @@
+"""From tokens to drafts: what each order of a line says, before the map and
+the position are consulted (that is :mod:`judge.notation.resolve`).
+
+One grammar serves English and Chinese, and lines that mix them. A unit is
+written unit-first (``A Par``, ``F StP/nc``) or place-first (``巴黎陆军``,
+``西班牙（南岸）舰队``, ``西班牙舰队（北岸）``); the unit word is optional.
+Then, after the unit (or a list of units joined by ``,``/``、``/``和``/``and``):
+
+=============== ================================================================
+hold            ``H`` · 防守
+move            ``- X`` (repeated: ``- Eng - Bre`` is a convoy route) · 移动到 X ·
+                ``经 X 移动 Y`` (route) · ``via convoy`` / 经海运
+support         ``S`` unit [``H``] · ``S`` unit ``- X`` · 支援 unit 防守 / 进攻 X
+convoy          ``C`` unit ``- X`` · 运输 unit 移动 X (several fleets: one order each)
+retreat         ``R X`` · ``retreat [to] X`` · 撤退到 X; a list (``X, Y``) or
+                ``priority`` / 优先 makes it a standing retreat preference
+disband         ``D`` · ``disband`` · ``remove`` · ``R`` with no place · 解散
+build           ``build`` [unit] · 生产/建造 [unit]
+=============== ================================================================
+
+A line may also start with ``build``/``remove``/``disband`` + units,
+``waive`` [N], or a priority list (``build priority: F Ven, A Rom`` ·
+``优先建造：威尼斯舰队、罗马陆军`` · ``优先解散：…``). Several orders may follow one
+another on a line, separated by ``,``/``;``/``。`` or nothing.
+Errors raise :class:`Fail` carrying a :class:`Diagnostic`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import lexicon as lx
+from .diagnostics import Diagnostic, diagnostic
+from .lexicon import Token
+from .names import NameIndex
+
+
+class Fail(Exception):
+    """A line cannot be read; ``diagnostic`` says why."""
+
+    def __init__(self, diag: Diagnostic):
+        super().__init__(diag.code)
+        self.diagnostic = diag
+
+
+@dataclass(frozen=True)
+class Place:
+    """A province as written, with the coast if one was named."""
+
+    prov: str
+    coast: str | None = None
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A unit as written: type (or None), province, coast (or None)."""
+
+    unit_type: str | None
+    prov: str
+    coast: str | None = None
+
+
+@dataclass
+class Draft:
+    """One order as read, not yet checked against map and position. ``kind`` is
+    a key of :data:`judge.notation.diagnostics.ORDER_KINDS`."""
+
+    kind: str
+    units: list[Ref] = field(default_factory=list)   # the ordered unit(s)
+    target: Ref | None = None                          # supported / convoyed unit
+    dest: Place | None = None
+    route: list[Place] = field(default_factory=list)
+    via_convoy: bool = False
+    places: list[Place] = field(default_factory=list)  # retreat preference
+    items: list[Ref] = field(default_factory=list)     # build / disband lists
+    count: int = 1                                     # waive N
+
+
+_STARTS = (lx.UNIT, lx.LOC, lx.BUILD, lx.DISBAND, lx.R, lx.WAIVE, lx.PRIORITY)
+_BREAKS = (lx.END, lx.COMMA, lx.SEP, lx.COLON)
+
+
+class _Reader:
+    def __init__(self, tokens: list[Token], names: NameIndex):
+        self.t = tokens
+        self.i = 0
+        self.names = names
+
+    def kind(self, k: int = 0) -> str | None:
+        j = self.i + k
+        return self.t[j].kind if j < len(self.t) else None
+
+    def tok(self, k: int = 0) -> Token | None:
+        j = self.i + k
+        return self.t[j] if j < len(self.t) else None
+
+    def take(self) -> Token:
+        t = self.t[self.i]
+        self.i += 1
+        return t
+
+    def text_before(self) -> str:
+        """The words read so far, spaced as Latin words need."""
+        out = ""
+        for t in self.t[:self.i]:
+            if out and out[-1].isascii() and out[-1].isalnum() and t.text[:1].isascii() and t.text[:1].isalnum():
+                out += " "
+            elif out and t.kind in (lx.MOVE, lx.SUPPORT, lx.CONVOY) and t.text.isascii():
+                out += " "
+            out += t.text + (" " if t.kind == lx.COMMA else "")
+        return out.strip() or "…"
+
+    def fail(self, code: str, **params) -> Fail:
+        return Fail(diagnostic(code, self.names, **params))
+
+    def incomplete(self, expected: str) -> Fail:
+        return self.fail("incomplete", expected=expected, after=self.text_before())
+
+    def unexpected(self) -> Fail:
+        t = self.tok()
+        return self.fail("unexpected", text=t.text if t else "")
+
+    # ---- pieces --------------------------------------------------------------
+    def coast(self) -> str | None:
+        if self.kind() == lx.COAST:
+            return self.take().value
+        return None
+
+    def place(self, expected: str = "destination") -> Place:
+        if self.kind() != lx.LOC:
+            raise self.incomplete(expected) if self.kind() in (None, *_BREAKS) else self.unexpected()
+        prov = self.take().value
+        return Place(prov, self.coast())
+
+    def unit(self) -> Ref | None:
+        """``A Par`` / ``F Spa/nc`` / ``巴黎陆军`` / ``西班牙舰队（北岸）`` / ``Par``;
+        None if no unit starts here."""
+        if self.kind() == lx.UNIT and self.kind(1) == lx.LOC:
+            t = self.take().value
+            prov = self.take().value
+            return Ref(t, prov, self.coast())
+        if self.kind() == lx.UNIT:
+            self.take()
+            raise self.incomplete("location")
+        if self.kind() != lx.LOC:
+            return None
+        prov = self.take().value
+        coast = self.coast()
+        t = None
+        if self.kind() == lx.UNIT:
+            t = self.take().value
+            coast = coast or self.coast()
+        return Ref(t, prov, coast)
+
+    def unit_list(self, after_verb: bool) -> list[Ref]:
+        """Units joined by separators; after a verb (build lists, priority lists)
+        the separators may be left out."""
+        first = self.unit()
+        if first is None:
+            return []
+        out = [first]
+        while True:
+            save = self.i
+            if self.kind() in (lx.SEP, lx.COMMA):
+                self.take()
+            elif not after_verb:
+                break
+            nxt = self.unit() if self.kind() in (lx.UNIT, lx.LOC) else None
+            if nxt is None:
+                self.i = save
+                break
+            out.append(nxt)
+        return out
+
+    def place_list(self) -> list[Place]:
+        out = [self.place()]
+        while self.kind() == lx.LOC or (self.kind() in (lx.SEP, lx.COMMA) and self.kind(1) == lx.LOC):
+            if self.kind() != lx.LOC:
+                self.take()
+            out.append(self.place())
+        return out
+
+    def path(self, draft: Draft) -> None:
+        """``- X [- Y ...]``, ``经 X 移动 Y``, ``via convoy``: fills dest, route, via_convoy."""
+        steps: list[Place] = []
+        while True:
+            k = self.kind()
+            if k == lx.VIA_CONVOY:
+                self.take()
+                draft.via_convoy = True
+            elif k == lx.VIA and self.kind(1) == lx.CONVOY:
+                self.i += 2
+                draft.via_convoy = True
+            elif k in (lx.VIA, lx.MOVE):
+                self.take()
+                while self.kind() == lx.MOVE:
+                    self.take()
+                steps.append(self.place())
+                if k == lx.VIA and self.kind() not in (lx.MOVE, lx.VIA, lx.VIA_CONVOY):
+                    raise self.incomplete("destination")
+            else:
+                break
+        if not steps:
+            raise self.incomplete("destination")
+        draft.dest = steps[-1]
+        draft.route = steps[:-1]
+
+
+def statements(tokens: list[Token], names: NameIndex) -> list[Draft]:
+    """The drafts of one line's tokens. Raises :class:`Fail`."""
+    _check_words(tokens, names)
+    r = _Reader(tokens, names)
+    # a list marker: "1.", "2)", "3、", "- " before the first order
+    if r.kind() == lx.NUMBER or (r.kind() == lx.MOVE and r.kind(1) in _STARTS):
+        r.take()
+    out: list[Draft] = []
+    while True:
+        while r.kind() in _BREAKS:
+            r.take()
+        if r.kind() is None:
+            return out
+        if r.kind() not in _STARTS:
+            raise r.unexpected()
+        out.extend(_statement(r))
+
+
+def _check_words(tokens: list[Token], names: NameIndex) -> None:
+    """Fail on the first word that is not understood."""
+    prev: Token | None = None
+    for t in tokens:
+        if t.kind == lx.UNKNOWN:
+            codes = names.suggest_codes(t.text)
+            if codes:
+                raise Fail(diagnostic("unknown_province", names, text=t.text,
+                                      suggestions=[names.english[c] for c in codes], suggestion_codes=codes))
+            raise Fail(diagnostic("unknown_word", names, text=t.text))
+        if t.kind == lx.AMBIGUOUS:
+            raise Fail(diagnostic("ambiguous_province", names, text=t.text, candidates=list(t.value)))
+        if t.kind == lx.BAD_COAST:
+            prov = prev.value if prev is not None and prev.kind == lx.LOC else None
+            if prov is not None:
+                raise Fail(diagnostic("unknown_coast", names, text=t.text, province=prov,
+                                      coasts=list(names.map.coasts_of(prov))))
+            raise Fail(diagnostic("unknown_word", names, text=t.text))
+        prev = t
+
+
+def _statement(r: _Reader) -> list[Draft]:
+    k, k1 = r.kind(), r.kind(1)
+    # list orders led by their verb
+    if (k == lx.PRIORITY and k1 in (lx.BUILD, lx.DISBAND)) or (k in (lx.BUILD, lx.DISBAND) and k1 == lx.PRIORITY):
+        kind = "build_pri" if lx.BUILD in (k, k1) else "disband_pri"
+        r.i += 2
+        while r.kind() == lx.COLON:
+            r.take()
+        items = r.unit_list(after_verb=True)
+        if not items:
+            raise r.incomplete("unit")
+        return [Draft(kind, items=items)]
+    if k in (lx.BUILD, lx.DISBAND, lx.R):
+        r.take()
+        while r.kind() == lx.COLON:
+            r.take()
+        items = r.unit_list(after_verb=True)
+        if not items:
+            raise r.incomplete("unit")
+        kind = "build" if k == lx.BUILD else "disband"
+        if kind == "build" and r.kind() == lx.UNIT:      # "build Kie fleet"
+            t = r.take().value
+            items = [Ref(u.unit_type or t, u.prov, u.coast or r.coast()) for u in items]
+        return [Draft(kind, units=[u]) for u in items]
+    if k == lx.WAIVE:
+        r.take()
+        n = r.take().value if r.kind() == lx.NUMBER else 1
+        return [Draft("waive") for _ in range(max(1, n))]
+    if k == lx.PRIORITY:
+        raise r.unexpected()
+
+    units = r.unit_list(after_verb=False)
+    if not units:
+        raise r.unexpected()
+    k, k1 = r.kind(), r.kind(1)
+    if k == lx.HOLD:
+        r.take()
+        return [Draft("hold", units=[u]) for u in units]
+    if k == lx.BUILD:
+        r.take()
+        t = r.take().value if r.kind() == lx.UNIT else None
+        coast = r.coast()
+        return [Draft("build", units=[Ref(u.unit_type or t, u.prov, u.coast or coast)]) for u in units]
+    if k == lx.DISBAND or (k == lx.R and k1 != lx.LOC):
+        r.take()
+        return [Draft("disband", units=[u]) for u in units]
+    if k in (lx.RETREAT, lx.R) or (k == lx.PRIORITY and k1 in (lx.RETREAT, lx.R, lx.MOVE)):
+        pref = False
+        while r.kind() in (lx.RETREAT, lx.R, lx.PRIORITY, lx.MOVE, lx.COLON):
+            pref = pref or r.kind() == lx.PRIORITY
+            r.take()
+        places = r.place_list()
+        if len(units) > 1:
+            raise r.fail("several_units", order="retreat")
+        if pref or len(places) > 1:
+            return [Draft("retreat_pref", units=units, places=places)]
+        return [Draft("retreat", units=units, dest=places[0])]
+    if k == lx.SUPPORT:
+        r.take()
+        target = r.unit()
+        if target is None:
+            raise r.incomplete("unit")
+        if r.kind() == lx.HOLD:
+            r.take()
+            return [Draft("support", units=[u], target=target) for u in units]
+        if r.kind() in (lx.MOVE, lx.VIA, lx.VIA_CONVOY):
+            d = Draft("support", target=target)
+            r.path(d)
+            return [Draft("support", units=[u], target=target, dest=d.dest) for u in units]
+        return [Draft("support", units=[u], target=target) for u in units]
+    if k == lx.CONVOY:
+        r.take()
+        target = r.unit()
+        if target is None:
+            raise r.incomplete("unit")
+        d = Draft("convoy", target=target)
+        r.path(d)
+        return [Draft("convoy", units=[u], target=target, dest=d.dest) for u in units]
+    if k in (lx.MOVE, lx.VIA, lx.VIA_CONVOY):
+        d = Draft("move", units=units)
+        r.path(d)
+        if len(units) > 1:
+            raise r.fail("several_units", order="move")
+        return [d]
+    if k is None or k in _BREAKS:
+        raise r.incomplete("order")
+    raise r.unexpected()

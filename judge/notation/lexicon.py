@@ -1,0 +1,392 @@
+"""Words of orders and the tokenizer that finds them in a line.
+
+A line is normalised (:func:`normalise_line`: NFKC, full-width forms, Unicode
+dashes and arrows, Chinese punctuation) and cut into :class:`Token`\\ s by
+:meth:`Lexicon.tokens`. Latin words are read word by word, joining up to
+:data:`MAX_WORDS` words for names like ``St. Petersburg`` or ``Mid-Atlantic``;
+Chinese has no spaces, so names and order words are matched longest-first at
+each character. Both kinds may be mixed in one line. One :class:`Lexicon` is
+built per :class:`~judge.notation.names.NameIndex` (cached) and holds every
+index, so reading a line costs a few dictionary lookups per character.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+import weakref
+from dataclasses import dataclass
+
+from ..rules.map import MapError
+from .names import NameIndex, is_cjk
+
+# ---- token kinds -----------------------------------------------------------------
+UNIT = "unit"            # value "A" / "F"
+LOC = "loc"              # value: province code
+COAST = "coast"          # value: coast code
+MOVE = "move"            # -, ->, to, 移动到, 进攻 ...
+HOLD = "hold"
+SUPPORT = "support"
+CONVOY = "convoy"
+VIA = "via"              # via / by / 经: the next province is a sea on the convoy route
+VIA_CONVOY = "via_convoy"  # 经海运 (Latin "via convoy" is VIA + CONVOY)
+RETREAT = "retreat"
+R = "r"                  # "r": retreat when a province follows, else remove
+DISBAND = "disband"
+BUILD = "build"
+WAIVE = "waive"
+PRIORITY = "priority"    # priority / preference / 优先
+SEP = "sep"              # list separator: 、 和 或 and or &
+COMMA = "comma"          # , : a list separator or the end of an order
+END = "end"              # ; . 。 : the end of an order
+COLON = "colon"
+NUMBER = "number"
+UNKNOWN = "unknown"      # value: None; text: what was not understood
+AMBIGUOUS = "ambiguous"  # value: tuple of province codes
+BAD_COAST = "bad_coast"  # "/xx" or "(xx)" after a province, xx not a coast word
+
+MAX_WORDS = 5
+
+# English order words (after casefold). Single letters are order words only, never
+# names: "s" is support even after a province (write "/s" or "(s)" for a coast).
+EN_WORDS: dict[str, tuple[str, object]] = {}
+for _words, _kind, _value in (
+    ("a army armies", UNIT, "A"),
+    ("f fleet fleets", UNIT, "F"),
+    ("to m move moves mv attack attacks", MOVE, None),
+    ("h hold holds stand stands", HOLD, None),
+    ("s support supports sup supp", SUPPORT, None),
+    ("c convoy convoys t transport transports", CONVOY, None),
+    ("via by", VIA, None),
+    ("retreat retreats", RETREAT, None),
+    ("r", R, None),
+    ("d disband disbands remove removes", DISBAND, None),
+    ("b build builds", BUILD, None),
+    ("waive waives", WAIVE, None),
+    ("priority priorities preference preferences prefer prefers", PRIORITY, None),
+    ("and or then", SEP, None),
+    ("the in at", "filler", None),
+):
+    for _w in _words.split():
+        EN_WORDS[_w] = (_kind, _value)
+
+# Chinese order words, in simplified characters (input is folded to simplified
+# first, so traditional forms need no entry). Matched longest-first.
+ZH_WORDS: dict[str, tuple[str, object]] = {}
+for _words, _kind, _value in (
+    ("陆军 军 步兵", UNIT, "A"),
+    ("舰队 海军 舰", UNIT, "F"),
+    ("移动到 移动至 移动 移到 移至 移往 移入 移进 进攻 攻击 攻打 攻入 进入到 进入 进军 进驻 前往 开往 开到 "
+     "转移到 入 到 至 往 攻 进", MOVE, None),
+    ("防守 防御 驻守 守卫 坚守 固守 留守 原地防守 原地不动 不动 待命 停留 驻扎 守", HOLD, None),
+    ("支援 支持 协助 援助", SUPPORT, None),
+    ("运输 运送 护送 输送 载运 送 运", CONVOY, None),
+    ("经 经过 经由 途经 通过", VIA, None),
+    ("海运 经海运 经运输 经由运输 由运输 通过运输 被运输 海路 经海路", VIA_CONVOY, None),
+    ("撤退到 撤退至 撤退 撤到 撤至 撤往 撤入 退到 退至 退往 退入 撤", RETREAT, None),
+    ("解散 遣散 移除 撤除 裁撤 删除", DISBAND, None),
+    ("建造 生产 建立 新建 组建 增建 招募 建 造", BUILD, None),
+    ("放弃建造 放弃生产 放弃 弃权 不建造 不生产 不建", WAIVE, None),
+    ("优先 顺序 优先顺序", PRIORITY, None),
+    ("和 与 及 以及 跟 同 并 或 或者 然后 其次", SEP, None),
+    ("的 在 位于 于 之 提供 将 把 请 上", "filler", None),
+):
+    for _w in _words.split():
+        ZH_WORDS[_w] = (_kind, _value)
+
+# Traditional -> simplified for the characters of order words and of name
+# variants the names file does not pair (the file's pairs are added per map).
+_T2S = dict(zip(
+    "陸軍艦隊動進擊衛禦運輸產經優與棄權護駐堅離過個從將於請順續選擇並來團戰區窩澤開茲圖義獅師條門邊島歐傳內為組協轉駐載軍餘刪幹後裡裏處撥準備",
+    "陆军舰队动进击卫御运输产经优与弃权护驻坚离过个从将于请顺续选择并来团战区窝泽开兹图义狮师条门边岛欧传内为组协转驻载军余删干后里里处拨准备"))
+
+# ---- normalisation ---------------------------------------------------------------
+_CHAR_MAP = {
+    # dashes -> "-"
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-",
+    "\u2212": "-", "\ufe58": "-", "\ufe63": "-", "\u30fc": "-", "\u2500": "-",
+    # arrows -> "→"
+    "\u21d2": "→", "\u27f6": "→", "\u27f9": "→", "\u2794": "→", "\u2799": "→", "\u279c": "→",
+    "\u279d": "→", "\u279e": "→", "\u27a1": "→", "\u21e8": "→", "\u21a6": "→", "\u2192": "→",
+    # Chinese punctuation NFKC leaves alone
+    "、": "、", "。": "。", "〝": "", "〞": "", "“": "", "”": "", "‘": "", "’": "", '"': "",
+    "「": "", "」": "", "『": "", "』": "", "《": "", "》": "", "【": "(", "】": ")",
+    "[": "(", "]": ")", "{": "(", "}": ")", "〔": "(", "〕": ")", "…": "...", "‥": "..",
+    "\u3000": " ", "\u00a0": " ", "\t": " ",
+}
+_TRANS = str.maketrans(_CHAR_MAP)
+_CJK_SPACE = re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])\s+(?=[\u3400-\u9fff\uf900-\ufaff])")
+_ARROW = re.compile(r"-*>|=+>|→+|-{2,}|<-+>?")
+
+
+def normalise_line(line: str) -> str:
+    """NFKC (full-width letters and punctuation to ASCII), casefold, and the
+    table above: every dash is ``-``, every arrow ``→`` (``->``, ``=>``, ``-->``
+    too), Chinese quotes dropped, brackets made round."""
+    s = unicodedata.normalize("NFKC", line).translate(_TRANS).casefold()
+    s = unicodedata.normalize("NFKC", s)
+    return _ARROW.sub("→", s)
+
+
+# ---- tokens ----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One word of an order. ``text`` is the normalised text it came from."""
+
+    kind: str
+    value: object
+    text: str
+    paren: bool = False   # read inside round brackets (a gloss like 荷蘭（Holland）)
+
+
+_JOIN_SEP = re.compile(r"(?:[.'_]|(?<! )-(?! )| )*")
+
+
+_WORD = re.compile(r"[^\W_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]+")
+
+
+def _word_end(s: str, i: int) -> int:
+    """End of the Latin word (letters and digits, not CJK) starting at ``i``."""
+    m = _WORD.match(s, i)
+    return m.end() if m else i
+
+
+def _skip_dot(s: str, i: int, kind: str) -> int:
+    """After a name or coast, an abbreviation dot (``West.Med.``) belongs to it."""
+    if kind in (LOC, COAST, AMBIGUOUS) and i < len(s) and s[i] == ".":
+        return i + 1
+    return i
+
+
+class Lexicon:
+    """Every index needed to read orders on one map: Latin names (normalised,
+    joined words) and Chinese names and words (folded to simplified)."""
+
+    def __init__(self, names: NameIndex):
+        self.names = names
+        self.fold_table = dict(_T2S)
+        self.fold_table.update(names.zh_fold)
+        self.latin: dict[str, tuple[str, object]] = {}
+        self.cjk: dict[str, tuple[str, object]] = {}
+        self.latin_coasts: dict[str, str] = {}
+        self.cjk_coasts: dict[str, str] = {}
+        for key, code in names.provinces.items():
+            self._put(key, (LOC, code))
+        for key, codes in names.ambiguous.items():
+            self._put(key, (AMBIGUOUS, codes))
+        for key, coast in names.coasts.items():
+            if any(is_cjk(c) for c in key):
+                self.cjk_coasts[self.fold(key)] = coast
+            else:
+                self.latin_coasts[key] = coast
+        for word, entry in ZH_WORDS.items():
+            if word in self.cjk and self.cjk[word][0] in (LOC, AMBIGUOUS):
+                raise MapError("names.json", "provinces", f"{word!r} is an order word, not usable as a name")
+            self.cjk[word] = entry
+        for key, coast in self.cjk_coasts.items():
+            if len(key) > 1 and key not in self.cjk:   # one-character coasts only in brackets
+                self.cjk[key] = (COAST, coast)
+        self.cjk_max = max(len(k) for k in self.cjk)
+
+    def _put(self, key: str, entry: tuple) -> None:
+        if any(is_cjk(c) for c in key):
+            k = self.fold(key)
+            if self.cjk.get(k, entry) != entry:
+                raise MapError("names.json", "provinces", f"name {key!r} means two provinces once traditional "
+                                                          "characters are folded to simplified ones")
+            self.cjk[k] = entry
+        else:
+            self.latin[key] = entry
+
+    def fold(self, text: str) -> str:
+        return "".join(self.fold_table.get(ch, ch) for ch in text)
+
+    # ---- tokenizer -----------------------------------------------------------
+    def tokens(self, line: str) -> list[Token]:
+        """The tokens of one line (already :func:`normalise_line`-d or not)."""
+        s = _CJK_SPACE.sub("", self.fold(normalise_line(line)))
+        out: list[Token] = []
+        i, n = 0, len(s)
+        depth = 0
+        while i < n:
+            ch = s[i]
+            if ch.isspace():
+                i += 1
+            elif ch in "(/":
+                j = self._coast_after(s, i, out)
+                if j is not None:
+                    i = j
+                else:
+                    depth += ch == "("
+                    i += 1
+            elif ch == ")":
+                depth = max(0, depth - 1)
+                i += 1
+            elif is_cjk(ch):
+                i = self._cjk(s, i, out, depth > 0)
+            elif ch.isalnum():
+                i = self._latin(s, i, out, depth > 0)
+            else:
+                i = self._punct(s, i, out, depth > 0)
+        return _drop_glosses(out)
+
+    def _coast_after(self, s: str, i: int, out: list[Token]) -> int | None:
+        """``/nc``, ``/north coast``, ``(nc)``, ``(north)``, ``（北岸）`` right after a
+        province (or after a unit word that follows one): append a COAST token (or
+        BAD_COAST for ``/xx``) and return the index after it; None when this is
+        no coast (a bracketed aside such as a gloss)."""
+        if _last_loc(out, through_unit=True) is None:
+            return None
+        j = i + 1
+        while j < len(s) and s[j] == " ":
+            j += 1
+        if s[i] == "(":
+            k = s.find(")", j)
+            if k < 0:
+                return None
+            coast = self._coast_word(s[j:k])
+            if coast is None:
+                return None
+            out.append(Token(COAST, coast, s[j:k].strip()))
+            return k + 1
+        # "/": the longest of one or two words that is a coast word
+        e1 = _word_end(s, j)
+        if e1 == j:
+            return None
+        j2 = _JOIN_SEP.match(s, e1).end()
+        e2 = _word_end(s, j2)
+        if s[j2:e2] in EN_WORDS and " " in s[e1:j2]:   # "/nc s a ber": an order word follows
+            e2 = e1
+        for end in (e2, e1):
+            coast = self._coast_word(s[j:end])
+            if coast is not None and end > j:
+                out.append(Token(COAST, coast, s[j:end]))
+                return _skip_dot(s, end, COAST)
+        out.append(Token(BAD_COAST, None, s[j:e1]))
+        return e1
+
+    def _coast_word(self, text: str) -> str | None:
+        key = re.sub(r"[\s.'_\-]+", "", text)
+        if not key:
+            return None
+        return self.latin_coasts.get(key) or self.cjk_coasts.get(key)
+
+    def _cjk(self, s: str, i: int, out: list[Token], paren: bool) -> int:
+        for L in range(min(self.cjk_max, len(s) - i), 0, -1):
+            entry = self.cjk.get(s[i:i + L])
+            if entry:
+                self._emit(out, entry, s[i:i + L], paren)
+                return i + L
+        # not understood: gather until something known starts
+        j = i + 1
+        while j < len(s) and is_cjk(s[j]) and not any(
+                s[j:j + L] in self.cjk for L in range(1, min(self.cjk_max, len(s) - j) + 1)):
+            j += 1
+        self._unknown(out, s[i:j], paren)
+        return j
+
+    def _latin(self, s: str, i: int, out: list[Token], paren: bool) -> int:
+        # words from i, joined only by " . ' _" or an unspaced "-"
+        spans = []
+        j = i
+        while len(spans) < MAX_WORDS:
+            e = _word_end(s, j)
+            if e == j:
+                break
+            spans.append((j, e))
+            j = _JOIN_SEP.match(s, e).end()
+        words = [s[a:b] for a, b in spans]
+        prev_loc = _last_loc(out)
+        # names of two or more words; later words must not be order words
+        for k in range(len(words), 1, -1):
+            if any(w in EN_WORDS for w in words[1:k]):
+                continue
+            key = "".join(words[:k])
+            end = spans[k - 1][1]
+            if key in self.latin:
+                self._emit(out, self.latin[key], s[i:end], paren)
+                return _skip_dot(s, end, self.latin[key][0])
+            if prev_loc is not None and key in self.latin_coasts:
+                out.append(Token(COAST, self.latin_coasts[key], s[i:end], paren))
+                return _skip_dot(s, end, COAST)
+        w = words[0]
+        end = spans[0][1]
+        if prev_loc is not None and w in self.latin_coasts and len(w) > 1 and w not in EN_WORDS:
+            coast = self.latin_coasts[w]
+            has = coast in self.names.map.provinces[prev_loc].coasts
+            if has or w not in self.latin:      # "east" is a coast of Bulgaria, else Eastern Med
+                out.append(Token(COAST, coast, w, paren))
+                return _skip_dot(s, end, COAST)
+        if w in EN_WORDS:
+            self._emit(out, EN_WORDS[w], w, paren)
+        elif w in self.latin:
+            self._emit(out, self.latin[w], w, paren)
+            return _skip_dot(s, end, LOC)
+        elif w.isdigit():
+            out.append(Token(NUMBER, int(w), w, paren))
+        else:
+            self._unknown(out, w, paren)
+        return end
+
+    def _punct(self, s: str, i: int, out: list[Token], paren: bool) -> int:
+        ch = s[i]
+        if ch in "-→":
+            out.append(Token(MOVE, None, ch, paren))
+        elif ch == ",":
+            out.append(Token(COMMA, None, ch, paren))
+        elif ch in ";。.!?":
+            out.append(Token(END, None, ch, paren))
+        elif ch == ":":
+            out.append(Token(COLON, None, ch, paren))
+        elif ch in "、&+":
+            out.append(Token(SEP, None, ch, paren))
+        elif ch in "*'`~=<>|\\#•·・◦‣":
+            pass
+        else:
+            self._unknown(out, ch, paren)
+        return i + 1
+
+    def _emit(self, out: list[Token], entry: tuple, text: str, paren: bool) -> None:
+        kind, value = entry
+        if kind != "filler":
+            out.append(Token(kind, value, text, paren))
+
+    @staticmethod
+    def _unknown(out: list[Token], text: str, paren: bool) -> None:
+        if out and out[-1].kind == UNKNOWN and out[-1].paren == paren and \
+                not any(is_cjk(c) for c in text + out[-1].text):
+            out[-1] = Token(UNKNOWN, None, f"{out[-1].text} {text}", paren)
+        else:
+            out.append(Token(UNKNOWN, None, text, paren))
+
+
+def _last_loc(out: list[Token], through_unit: bool = False) -> str | None:
+    """The province of the last token if it is a province (coasts bind to it);
+    with ``through_unit``, also of the token before a final unit word
+    (西班牙舰队（北岸）)."""
+    if out and out[-1].kind == LOC:
+        return out[-1].value
+    if through_unit and len(out) > 1 and out[-1].kind == UNIT and out[-2].kind == LOC:
+        return out[-2].value
+    return None
+
+
+def _drop_glosses(tokens: list[Token]) -> list[Token]:
+    """Drop a bracketed repeat of the province just named (荷蘭（Holland）)."""
+    out: list[Token] = []
+    for t in tokens:
+        if t.paren and t.kind == LOC and out and out[-1].kind == LOC and out[-1].value == t.value:
+            continue
+        out.append(t)
+    return out
+
+
+_LEXICONS: "weakref.WeakKeyDictionary[NameIndex, Lexicon]" = weakref.WeakKeyDictionary()
+
+
+def lexicon(names: NameIndex) -> Lexicon:
+    """The (cached) :class:`Lexicon` of ``names``."""
+    lex = _LEXICONS.get(names)
+    if lex is None:
+        lex = _LEXICONS[names] = Lexicon(names)
+    return lex
