@@ -19,7 +19,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..notation.names import NameIndex, is_cjk, lang_key
 from ..rules.map import Map, province_of
-from ..rules.orders import (FAILS, ILLEGAL, SUCCEEDS, VOID, Build, Convoy, Disband, Hold, Move,
+from ..rules.orders import (FAILS, ILLEGAL, NO_ORDER, SUCCEEDS, VOID, Build, Convoy, Disband, Hold, Move,
                             Result, Retreat, Support)
 from ..rules.phase import Phase
 from ..rules.position import Position
@@ -31,7 +31,6 @@ SEA, LAND, NEUTRAL, IMPASSABLE = "#bcd8ec", "#f3eedf", "#dcd7cb", "#b9b4a8"
 SEA_LINE, LAND_LINE, COAST_LINE = "#93b6d2", "#9a8f7a", "#5f7f99"
 GREY = "#8a8a8a"
 LEGEND_H = 46.0
-NO_ORDER = "no order"
 """The reason of the hold the adjudicator gives a unit without orders (``judge.rules.movement``)."""
 DISLODGED_SHIFT = (10.0, -9.0)
 """Where a dislodged unit is drawn, from its province's unit point (picture units)."""

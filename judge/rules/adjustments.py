@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .map import Map, province_of
 from .options import DEFAULT_RULES, RuleOptions
-from .orders import FAILS, ILLEGAL, SUCCEEDS, Build, Disband, Order, Result, Waive
+from .orders import CIVIL_DISORDER, FAILS, ILLEGAL, SUCCEEDS, Build, Disband, Order, Result, Waive
 from .phase import Phase
 from .position import Position, Unit
 
@@ -65,7 +65,7 @@ def adjudicate_adjustments(game_map: Map, position: Position,
             for u in civil_disorder_removals(game_map, position.sc_owners, mine, short, rules):
                 del units[province_of(u.location)]
                 results.append(Result(power, Disband(u.type, u.location), SUCCEEDS,
-                                      "civil disorder", destroyed=True))
+                                      CIVIL_DISORDER, destroyed=True))
     nxt = str(Phase.parse(position.phase).next_in_year()) if position.phase[0] == "W" else \
         f"S{int(position.phase[1:-1]) + 1}M"
     return AdjustmentOutcome(Position(nxt, units, dict(position.sc_owners), {}), results)

@@ -19,7 +19,7 @@ from .convoy_routes import RouteGeometry
 from .map import Map, province_of
 from .options import DEFAULT_RULES, RuleOptions
 from .orders import (
-    BOUNCED, CUT, DISRUPTED, FAILS, ILLEGAL, NO_CONVOY, SUCCEEDS, VOID,
+    BOUNCED, CUT, DISRUPTED, FAILS, ILLEGAL, NO_ORDER, SUCCEEDS, VOID,
     Convoy, Hold, Move, Order, Result, Support,
 )
 from .position import DislodgedUnit, Position, Unit
@@ -538,7 +538,7 @@ class _Movement:
         for r in recs.values():
             if r.result_at < 0:
                 r.result_at = len(results)
-                results.append([r.power, Hold(r.unit.type, r.unit.location), SUCCEEDS, "no order", r])
+                results.append([r.power, Hold(r.unit.type, r.unit.location), SUCCEEDS, NO_ORDER, r])
         out: list[Result] = []
         new = tuple.__new__
         for i, (power, order, outcome, reason, r) in enumerate(results):

@@ -90,6 +90,8 @@ CUT = "cut"
 DISLODGED = "dislodged"
 DISRUPTED = "disrupted"
 NO_CONVOY = "no convoy"
+NO_ORDER = "no order"     # the result given to a unit left without an order
+CIVIL_DISORDER = "civil disorder"
 
 
 class Result(NamedTuple):

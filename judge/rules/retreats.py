@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .map import Map, province_of
-from .orders import BOUNCED, FAILS, ILLEGAL, SUCCEEDS, VOID, Disband, Move, Order, Result, Retreat
+from .orders import BOUNCED, FAILS, ILLEGAL, NO_ORDER, SUCCEEDS, VOID, Disband, Move, Order, Result, Retreat
 from .position import Position, Unit
 from .phase import Phase
 
@@ -81,7 +81,7 @@ def adjudicate_retreats(game_map: Map, position: Position,
             chosen[prov] = i
     for prov, d in position.dislodged.items():
         if prov not in chosen:
-            results.append([d.unit.power, Disband(d.unit.type, d.unit.location), SUCCEEDS, "no order", None])
+            results.append([d.unit.power, Disband(d.unit.type, d.unit.location), SUCCEEDS, NO_ORDER, None])
             chosen[prov] = len(results) - 1
     targets: dict[str, int] = {}
     for prov, i in chosen.items():
