@@ -10,10 +10,12 @@ from . import __version__
 
 # one module per subcommand group; each has register(subparsers)
 COMMANDS = (
+    "archive",
     "datc",
     "game",
     "parse",
     "replay",
+    "web",
 )
 
 

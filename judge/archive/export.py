@@ -1,0 +1,126 @@
+"""A game as public JSON (``/games/NAME.json``, ``judge archive export``) and
+the check that the export is complete (:func:`check_export`).
+
+Shape (``"format": "judge-archive/1"``)::
+
+    {"format", "game", "map", "rules", "settings", "created",
+     "players": {power: "al…@example.org" or ""},
+     "phases": [{"phase": "S1901M", "title": "Spring 1901 Movement",
+                 "processed_at": ISO 8601 UTC,
+                 "position": position before the phase,
+                 "orders": {power: [{"text": as written, "order": order dict,
+                                     "canonical": "A Par - Bur", "source", "replaced",
+                                     "received"}]},
+                 "results": [{"power", "order", "canonical", "outcome", "reason",
+                              "dislodged", "destroyed"}],
+                 "position_after": ..., "sc_counts": {power: n},
+                 "random_seed": str or null}, ...],
+     "current": {"phase", "position", "sc_counts"}}
+
+Positions, orders and results use the storage codec's forms
+(:mod:`judge.game.codec`); SC ownership is each position's ``sc_owners``.
+Orders of the current phase and password hashes are never exported; player
+addresses are shortened (:func:`~judge.archive.views.public_address`).
+"""
+
+from __future__ import annotations
+
+from ..game import Game
+from ..game.codec import (order_from_dict, position_from_dict, position_to_dict,
+                          result_to_dict, time_to_str)
+from ..game.game import ADJUSTMENT_ORDERS, MOVEMENT_ORDERS
+from ..game.resolve import remove_units
+from ..game.settings import Settings
+from ..maps import load_map
+from ..notation.format import format_order
+from ..render import phase_title
+from ..replay import play_phase
+from ..rules.orders import Disband, Move, Retreat
+from ..rules.phase import Phase
+from ..rules.position import Position
+from .views import names_of, public_address
+
+FORMAT = "judge-archive/1"
+PHASE_ORDERS = {"M": MOVEMENT_ORDERS, "R": (Retreat, Disband, Move), "A": ADJUSTMENT_ORDERS}
+"""The order types a phase of each kind adjudicates, as the game takes them
+(standing lists are not orders)."""
+
+
+def export_game(game: Game) -> dict:
+    """``game`` as JSON-ready data (see the module doc)."""
+    names = names_of(game)
+    return {
+        "format": FORMAT, "game": game.name, "map": game.map_name, "rules": game.settings.rules,
+        "settings": game.settings.to_dict(), "created": time_to_str(game.created),
+        "players": {p: public_address(game.players[p].addresses) for p in game.map.powers},
+        "phases": [{
+            "phase": rec.phase, "title": phase_title(rec.phase, "en"),
+            "processed_at": time_to_str(rec.processed_at),
+            "position": position_to_dict(rec.position_before),
+            "orders": {p: [{**e.to_dict(), "canonical": format_order(e.order, names)} for e in es]
+                       for p, es in rec.orders.items()},
+            "results": [{**result_to_dict(r),
+                         "canonical": None if r.order is None else format_order(r.order, names)}
+                        for r in rec.results],
+            "position_after": position_to_dict(rec.position_after),
+            "sc_counts": rec.position_after.centre_counts(),
+            "random_seed": rec.random_seed,
+        } for rec in game.history],
+        "current": {"phase": game.position.phase, "position": position_to_dict(game.position),
+                    "sc_counts": game.position.centre_counts()},
+    }
+
+
+def check_export(data: dict) -> list[str]:
+    """Replay an export's orders through the rules core and compare.
+
+    From the first exported position, each phase's orders (those not
+    replaced, of the kinds the phase adjudicates, the judge's own included)
+    are adjudicated, and phases with nothing to do are run with no orders
+    (SC ownership updated after Fall, ``RULES.md`` §1) until the phase of the
+    next exported position. Every exported position (before and after each
+    phase, and the current one) is compared with the replayed one; after a
+    difference the replay goes on from the exported position. In
+    combined-order mode removals are made before builds (``RULES.md`` §3.5).
+    Returns one ``"S1901M: ..."`` line per difference, empty when the export
+    reproduces itself. Raises KeyError/ValueError for data that is not an export."""
+    if data.get("format") != FORMAT:
+        raise ValueError(f"not a {FORMAT} export")
+    game_map = load_map(data["map"])
+    settings = Settings.from_dict(data["settings"])
+    rules, combined = settings.rule_options, settings.house.combined_orders
+    out: list[str] = []
+    pos = None
+    for phase in data["phases"]:
+        pos = _reach(game_map, pos, position_from_dict(phase["position"]), rules, out,
+                     f"{phase['phase']}: position before the phase")
+        kinds = PHASE_ORDERS[Phase.parse(pos.phase).kind]
+        orders = {p: [o for o in (order_from_dict(e["order"]) for e in es if not e["replaced"])
+                      if isinstance(o, kinds)]
+                  for p, es in phase["orders"].items()}
+        pos = _play(game_map, pos, orders, rules, combined)
+        pos = _reach(game_map, pos, position_from_dict(phase["position_after"]), rules, out,
+                     f"{phase['phase']}: position after the phase")
+    _reach(game_map, pos, position_from_dict(data["current"]["position"]), rules, out,
+           f"{data['current']['phase']}: current position")
+    return out
+
+
+def _reach(game_map, pos: Position | None, goal: Position, rules, out: list[str], what: str) -> Position:
+    """Play phases with no orders from ``pos`` up to ``goal``'s phase; note a
+    difference in ``out``. Returns ``goal`` (the exported position)."""
+    if pos is None:
+        return goal
+    while Phase.parse(pos.phase).sort_key() < Phase.parse(goal.phase).sort_key():
+        pos = play_phase(game_map, pos, {}, rules)
+    if pos != goal:
+        out.append(f"{what} ({goal.phase}) differs from the replay ({pos.phase})")
+    return goal
+
+
+def _play(game_map, before: Position, orders: dict, rules, combined: bool) -> Position:
+    if combined and before.phase.endswith("A"):
+        removals = {p: [o for o in os if isinstance(o, Disband)] for p, os in orders.items()}
+        before, _ = remove_units(before, removals)
+        orders = {p: [o for o in os if not isinstance(o, Disband)] for p, os in orders.items()}
+    return play_phase(game_map, before, orders, rules)

@@ -1,0 +1,210 @@
+"""The archive's web pages, one renderer for ``judge web`` (served live) and
+``judge archive build`` (written as static files), so both give the same pages.
+
+Paths (no leading slash; the English pages have no prefix, the Chinese ones
+``zh-hans/`` or ``zh-hant/``)::
+
+    games/                      the list of games (also the site root "")
+    games/NAME/                 a game: powers, players, SC history, phases
+    games/NAME/S1901M/          one phase: map, orders and results, SCs, press
+    games/NAME.json             the JSON export (:mod:`.export`), one for all languages
+    static/archive.css|.js      style and arrow-key navigation
+
+Pages link to each other by relative URLs, so a built archive works under
+any folder of any web server. Templates: ``templates/web/*.html`` (Jinja2 with
+the i18n extension; catalogues in :mod:`.i18n`).
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+
+from ..game import Game
+from ..notation.names import LANGS
+from ..render import load_geometry, render_svg
+from ..rules.phase import Phase
+from .export import export_game
+from .i18n import LANG_LABELS, WEB_TEMPLATES, translations
+from .views import TIME_FORMAT, game_view, names_of, phase_view, phases
+
+STATIC = {"static/archive.css": "text/css; charset=utf-8",
+          "static/archive.js": "text/javascript; charset=utf-8"}
+HTML = "text/html; charset=utf-8"
+JSON = "application/json; charset=utf-8"
+HTML_LANG = {"en": "en", "zh-hans": "zh-Hans", "zh-hant": "zh-Hant"}
+
+
+@dataclass(frozen=True)
+class Page:
+    """A response: ``status`` 200 with ``body``, 301 to ``location`` (a path
+    with a leading slash), or 404."""
+
+    status: int
+    content_type: str = HTML
+    body: bytes = b""
+    location: str | None = None
+
+
+def lang_path(lang: str, rest: str) -> str:
+    """The path of page ``rest`` (``"games/x/"``) in ``lang``."""
+    return rest if lang == "en" else f"{lang}/{rest}"
+
+
+def relative(frm: str, to: str) -> str:
+    """The relative URL from page path ``frm`` to path ``to``:
+    ``relative("games/g/S1901M/", "games/g/F1901M/") == "../F1901M/"``."""
+    base = frm.rpartition("/")[0] or "."
+    rel = posixpath.relpath(to.rstrip("/") or ".", base)
+    if to == "" or to.endswith("/"):
+        rel = "./" if rel == "." else rel + "/"
+    return rel
+
+
+class Site:
+    """The archive of the games ``documents()`` returns (``{name: game
+    document}``, e.g. ``lambda: store.all("games")``; read again for every page)."""
+
+    def __init__(self, documents: Callable[[], dict[str, dict]]):
+        self.documents = documents
+
+    # ---- routing -----------------------------------------------------------------
+    def render(self, path: str) -> Page:
+        """The page at ``path`` (no leading slash, no query, %-decoded). Raises
+        what the documents source raises, and ValueError/KeyError for a
+        malformed game document."""
+        if path in STATIC:
+            return Page(200, STATIC[path], (WEB_TEMPLATES / path).read_bytes())
+        lang, rest = "en", path
+        head, _, tail = path.partition("/")
+        if head in LANGS and head != "en":
+            lang, rest = head, tail
+        parts = rest.split("/")
+        if rest in ("", "games/"):
+            return self._html(path, lang, "index.html", games=self._index(lang))
+        if parts[0] != "games":
+            return self._not_found(path, lang)
+        if len(parts) == 2 and parts[1].endswith(".json"):
+            if lang != "en":
+                return Page(301, location="/" + rest)     # one export for all languages
+            game = self._game(parts[1][:-5])
+            if game is None:
+                return self._not_found(path, lang)
+            body = json.dumps(export_game(game), ensure_ascii=False, indent=1) + "\n"
+            return Page(200, JSON, body.encode("utf-8"))
+        if rest in ("games",) or (len(parts) in (2, 3) and parts[-1] != ""):
+            return Page(301, location="/" + path + "/")
+        game = self._game(parts[1]) if len(parts) >= 3 else None
+        if game is None:
+            return self._not_found(path, lang)
+        if len(parts) == 3:
+            return self._game_page(path, lang, game)
+        if len(parts) == 4 and parts[3] == "":
+            try:
+                phase = str(Phase.parse(parts[2]))
+            except ValueError:
+                return self._not_found(path, lang)
+            if phase != parts[2]:
+                return Page(301, location="/" + lang_path(lang, f"games/{game.name}/{phase}/"))
+            if phase in phases(game):
+                return self._phase_page(path, lang, game, phase)
+        return self._not_found(path, lang)
+
+    def paths(self) -> list[str]:
+        """Every path of the archive, for a static build."""
+        out = list(STATIC)
+        for name, doc in sorted(self.documents().items()):
+            game = Game.from_dict(doc)
+            out.append(f"games/{name}.json")
+            for lang in LANGS:
+                out.append(lang_path(lang, f"games/{name}/"))
+                out += [lang_path(lang, f"games/{name}/{ph}/") for ph in phases(game)]
+        for lang in LANGS:
+            out += [lang_path(lang, ""), lang_path(lang, "games/")]
+        return out
+
+    def write(self, directory: Path) -> int:
+        """Write every page under ``directory`` (``games/x/`` as
+        ``games/x/index.html``); returns the number of files written."""
+        n = 0
+        for path in self.paths():
+            page = self.render(path)
+            target = Path(directory) / (path + "index.html" if path == "" or path.endswith("/") else path)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(page.body)
+            n += 1
+        return n
+
+    # ---- pages -------------------------------------------------------------------
+    def _game(self, name: str) -> Game | None:
+        doc = self.documents().get(name)
+        return None if doc is None else Game.from_dict(doc)
+
+    def _index(self, lang: str) -> list[dict]:
+        rows = []
+        for name, doc in sorted(self.documents().items()):
+            game = Game.from_dict(doc)
+            view = game_view(game, lang)
+            rows.append({"name": name, "title": view.title, "phases": len(game.history),
+                         "last": game.history[-1].processed_at if game.history else None,
+                         "counts": [(label, n) for (_p, label, _pl), n in zip(view.powers, view.years[-1].counts)
+                                    if n]})
+        return rows
+
+    def _game_page(self, path: str, lang: str, game: Game) -> Page:
+        view = game_view(game, lang)
+        current = phase_view(game, game.position.phase, lang)
+        return self._html(path, lang, "game.html", game=view, power_rows=list(zip(view.powers, current.centres)),
+                          colours=load_geometry(game.map).colours)
+
+    def _phase_page(self, path: str, lang: str, game: Game, phase: str) -> Page:
+        view = phase_view(game, phase, lang)
+        order = phases(game)
+        i = order.index(phase)
+        svg = render_svg(game.map, names_of(game), view.position, view.results, lang)
+        nav = {"prev": order[i - 1] if i > 0 else None,
+               "next": order[i + 1] if i + 1 < len(order) else None,
+               "index": i + 1, "count": len(order)}
+        return self._html(path, lang, "phase.html", view=view, svg=Markup(svg), nav=nav,
+                          colours=load_geometry(game.map).colours, game_name=game.name)
+
+    def _not_found(self, path: str, lang: str) -> Page:
+        page = self._html(path, lang, "not_found.html", missing="/" + path)
+        return Page(404, page.content_type, page.body)
+
+    def _html(self, path: str, lang: str, template: str, **context) -> Page:
+        rest = path[len(lang) + 1:] if lang != "en" else path
+
+        def url(to: str) -> str:
+            return relative(path, to)
+
+        def link(to: str) -> str:
+            return relative(path, lang_path(lang, to))
+
+        langs = [{"code": code, "label": LANG_LABELS[code], "url": url(lang_path(code, rest)),
+                  "current": code == lang} for code in LANGS]
+        html = _environment(lang).get_template(template).render(
+            lang=lang, html_lang=HTML_LANG[lang], url=url, link=link, langs=langs,
+            when=_when, **context)
+        return Page(200, HTML, html.encode("utf-8"))
+
+
+def _when(dt: datetime | None) -> str:
+    return dt.strftime(TIME_FORMAT) if dt else ""
+
+
+@lru_cache(maxsize=None)
+def _environment(lang: str) -> Environment:
+    env = Environment(loader=FileSystemLoader(str(WEB_TEMPLATES)), autoescape=select_autoescape(["html"]),
+                      extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True)
+    env.install_gettext_translations(translations(lang), newstyle=True)
+    return env
+

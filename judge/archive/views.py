@@ -1,0 +1,340 @@
+"""What the archive shows, as plain data in one language: a game's overview
+(:func:`game_view`), one phase (:func:`phase_view`) and the list of games
+(:func:`index_row`). Web pages (:mod:`.site`) and mail texts (:mod:`.text`)
+render these views, so both say the same.
+
+Every function takes ``lang`` (``"en"``, ``"zh-hans"``, ``"zh-hant"``; ValueError
+otherwise). Orders of a phase not yet adjudicated are secret: a view of the
+current phase shows its position only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..game import Game, GameError, PhaseRecord
+from ..game.records import DEFAULT, LIST
+from ..game.sequence import adjustments_due
+from ..maps import load_names
+from ..notation.format import format_order
+from ..notation.names import NameIndex, name_index
+from ..render import phase_title
+from ..rules.orders import (BOUNCED, CUT, DISLODGED, DISRUPTED, FAILS, ILLEGAL, NO_CONVOY,
+                            SUCCEEDS, VOID, Build, Waive)
+from ..rules.phase import Phase
+from ..rules.position import Position
+from .i18n import check_lang, gettext
+
+
+def N_(text: str) -> str:
+    """Marks a text for the catalogues; translated where it is shown."""
+    return text
+
+
+OUTCOMES = {SUCCEEDS: N_("succeeds"), FAILS: N_("fails"), ILLEGAL: N_("illegal"), VOID: N_("void")}
+REASONS = {
+    BOUNCED: N_("bounced"), CUT: N_("cut"), DISLODGED: N_("dislodged"),
+    DISRUPTED: N_("disrupted"), NO_CONVOY: N_("no convoy"), "no order": N_("no order"),
+    "civil disorder": N_("civil disorder"),
+}
+"""Reasons the rules core gives as words (``judge.rules.orders``); other
+reasons are English sentences and are shown as they are."""
+SOURCES = {LIST: N_("from standing list"), DEFAULT: N_("judge's default")}
+TIME_FORMAT = "%Y-%m-%d %H:%M UTC"
+
+
+# ---- view records --------------------------------------------------------------------
+@dataclass(frozen=True)
+class OrderRow:
+    """One order and what became of it: ``text`` canonical in the view's
+    language (``"(no order)"`` when the result has none), ``outcome`` one of
+    the core's outcomes, ``notes`` translated reasons and remarks."""
+
+    text: str
+    outcome: str
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class WrittenRow:
+    """An order as the player wrote it (``text``; ``""`` when the judge made
+    it), read as ``canonical``; ``source`` a translated note or ``""``;
+    ``replaced`` when a later order took its place; ``received`` UTC or None."""
+
+    text: str
+    canonical: str
+    source: str
+    replaced: bool
+    received: datetime | None
+
+
+@dataclass(frozen=True)
+class PowerOrders:
+    """One power's orders of a phase: results ``rows``, ``written`` entries and
+    ``notes`` (unused builds)."""
+
+    power: str
+    label: str
+    rows: tuple[OrderRow, ...]
+    written: tuple[WrittenRow, ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CentreRow:
+    """A power's supply centres: ``count``, ``units`` on the board, ``names``."""
+
+    power: str
+    label: str
+    count: int
+    units: int
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PhaseView:
+    """One phase of a game. ``position`` is the board the phase started from
+    (what the map draws) and ``results`` its results (empty before
+    adjudication); ``after`` the board after it. ``centres`` and ``unowned``
+    give the SC ownership after the phase; ``sc_changed`` is true when the
+    phase ended a year's Fall (ownership was updated). ``dislodged`` and
+    ``adjustments`` are sentences about the board after the phase."""
+
+    game: str
+    lang: str
+    phase: str
+    title: str
+    adjudicated: bool
+    processed_at: datetime | None
+    position: Position
+    after: Position
+    results: tuple
+    orders: tuple[PowerOrders, ...]
+    dislodged: tuple[str, ...]
+    centres: tuple[CentreRow, ...]
+    unowned: tuple[str, ...]
+    sc_changed: bool
+    adjustments: tuple[tuple[str, str], ...]
+    next_phase: str
+    next_title: str
+    random_seed: str | None = None
+    press: tuple = ()
+    """Public press of the phase: none yet (the game model keeps no press)."""
+
+
+@dataclass(frozen=True)
+class YearRow:
+    """SC counts per power (in the map's power order) at the start of the game
+    (``year`` None) or after a year's Fall; ``owners`` ``{power: names}``."""
+
+    year: int | None
+    label: str
+    counts: tuple[int, ...]
+    owners: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game's overview: ``powers`` ``[(power, label, player)]`` where player is
+    a public form of the address of record or ``""`` (vacant); ``phases``
+    ``[(phase, title)]``, adjudicated ones then the current one; ``years`` the SC
+    history."""
+
+    name: str
+    lang: str
+    rules: str
+    phase: str
+    title: str
+    powers: tuple[tuple[str, str, str], ...]
+    phases: tuple[tuple[str, str], ...]
+    years: tuple[YearRow, ...]
+    created: datetime
+
+
+# ---- builders ------------------------------------------------------------------------
+def names_of(game: Game) -> NameIndex:
+    return name_index(game.map, load_names(game.map_name))
+
+
+def phases(game: Game) -> list[str]:
+    """Phase names of the game in order: those adjudicated, then the current one."""
+    return [r.phase for r in game.history] + [game.position.phase]
+
+
+def phase_view(game: Game, phase: str, lang: str = "en") -> PhaseView:
+    """The view of ``phase`` (an adjudicated phase or the current one). Raises
+    :class:`~judge.game.GameError` for another phase, ValueError for a bad lang."""
+    check_lang(lang)
+    names = names_of(game)
+    try:
+        wanted = str(Phase.parse(phase))
+    except ValueError as e:
+        raise GameError(str(e)) from None
+    if wanted == game.position.phase:
+        pos = game.position
+        centres, unowned = _centres(game, pos, names, lang)
+        return PhaseView(
+            game=game.name, lang=lang, phase=wanted, title=phase_title(wanted, lang),
+            adjudicated=False, processed_at=None, position=pos, after=pos, results=(), orders=(),
+            dislodged=_dislodged(pos, names, lang), centres=centres, unowned=unowned,
+            sc_changed=False, adjustments=(), next_phase=wanted, next_title=phase_title(wanted, lang))
+    rec = game.record(wanted)
+    after = rec.position_after
+    centres, unowned = _centres(game, after, names, lang)
+    return PhaseView(
+        game=game.name, lang=lang, phase=rec.phase, title=phase_title(rec.phase, lang),
+        adjudicated=True, processed_at=rec.processed_at, position=rec.position_before, after=after,
+        results=tuple(rec.results), orders=_orders(game, rec, names, lang),
+        dislodged=_dislodged(after, names, lang), centres=centres, unowned=unowned,
+        sc_changed=_ends_fall(rec),
+        adjustments=_adjustments(game, after, names, lang) if after.phase.endswith("A") else (),
+        next_phase=after.phase, next_title=phase_title(after.phase, lang), random_seed=rec.random_seed)
+
+
+def game_view(game: Game, lang: str = "en") -> GameView:
+    """The overview of ``game`` in ``lang``."""
+    check_lang(lang)
+    names = names_of(game)
+    powers = tuple((p, names.power_name(p, lang), public_address(game.players[p].addresses))
+                   for p in game.map.powers)
+    return GameView(game.name, lang, game.settings.rules, game.position.phase,
+                    phase_title(game.position.phase, lang), powers,
+                    tuple((ph, phase_title(ph, lang)) for ph in phases(game)),
+                    sc_history(game, lang), game.created)
+
+
+def sc_history(game: Game, lang: str = "en") -> tuple[YearRow, ...]:
+    """SC ownership at the start and after each year's Fall (when ownership
+    changes, ``RULES.md`` §1), oldest first."""
+    _ = gettext(check_lang(lang))
+    names = names_of(game)
+    start = game.history[0].position_before if game.history else game.position
+    rows = [_year_row(game, None, _("Start"), start, names, lang)]
+    for rec in game.history:
+        if _ends_fall(rec):
+            year = Phase.parse(rec.phase).year
+            rows.append(_year_row(game, year, str(year), rec.position_after, names, lang))
+    return tuple(rows)
+
+
+def public_address(addresses: tuple[str, ...]) -> str:
+    """The address of record as shown in public (``"al…@example.org"``), ``""``
+    for a vacant power."""
+    if not addresses:
+        return ""
+    local, at, domain = addresses[0].partition("@")
+    return f"{local[:2]}…{at}{domain}" if at else f"{local[:2]}…"
+
+
+def unit_text(unit_type: str | None, location: str, names: NameIndex, lang: str) -> str:
+    """``"A Ser"`` / ``"塞尔维亚陆军"``."""
+    if lang == "en":
+        return f"{unit_type} {names.location_abbr(location)}" if unit_type else names.location_abbr(location)
+    word = {"A": ("陆军", "陸軍"), "F": ("舰队", "艦隊")}.get(unit_type or "", ("", ""))
+    return names.location_name(location, lang) + word[lang == "zh-hant"]
+
+
+def join_list(items, lang: str) -> str:
+    return ("、" if lang != "en" else ", ").join(items)
+
+
+# ---- parts ---------------------------------------------------------------------------
+def _ends_fall(rec: PhaseRecord) -> bool:
+    """True when ``rec`` is the last Fall phase of its year (SC ownership was
+    updated on leaving it)."""
+    p, nxt = Phase.parse(rec.phase), Phase.parse(rec.position_after.phase)
+    return p.season == "F" and (nxt.kind == "A" or nxt.year > p.year)
+
+
+def _orders(game: Game, rec: PhaseRecord, names: NameIndex, lang: str) -> tuple[PowerOrders, ...]:
+    _ = gettext(lang)
+    gm = game.map
+    sources = {(p, e.order): e.source for p, es in rec.orders.items() for e in es if not e.replaced}
+    rows: dict[str, list[OrderRow]] = {}
+    for r in rec.results:
+        text = format_order(r.order, names, lang) if r.order is not None else _("(no order)")
+        notes = _result_notes(r, lang)
+        src = SOURCES.get(sources.get((r.power, r.order)))
+        if src:
+            notes.append(_(src))
+        rows.setdefault(r.power, []).append(OrderRow(text, r.outcome, tuple(notes)))
+    unused: dict[str, str] = {}
+    if Phase.parse(rec.phase).kind == "A":
+        for power, n in adjustments_due(gm, rec.position_before).items():
+            used = sum(1 for r in rec.results if r.power == power and r.ok
+                       and isinstance(r.order, (Build, Waive)))
+            if n > used:
+                unused[power] = _("%(n)d build(s) not used") % {"n": n - used}
+    out = []
+    for power in gm.powers:
+        written = tuple(
+            WrittenRow(e.text, format_order(e.order, names, lang), _(SOURCES[e.source]) if e.source in SOURCES else "",
+                       e.replaced, e.received)
+            for e in rec.orders.get(power, ()))
+        if rows.get(power) or written or power in unused:
+            out.append(PowerOrders(power, names.power_name(power, lang), tuple(rows.get(power, ())),
+                                   written, (unused[power],) if power in unused else ()))
+    return tuple(out)
+
+
+def _result_notes(r, lang: str) -> list[str]:
+    _ = gettext(lang)
+    notes = []
+    reason = _(REASONS[r.reason]) if r.reason in REASONS else r.reason
+    if r.outcome == FAILS:
+        notes.append(reason or _("fails"))
+    elif r.outcome in (ILLEGAL, VOID):
+        label = _(OUTCOMES[r.outcome])
+        notes.append(_("%(outcome)s: %(reason)s") % {"outcome": label, "reason": reason} if reason else label)
+    elif reason:
+        notes.append(reason)
+    if r.dislodged:
+        notes.append(_("dislodged"))
+    if r.destroyed:
+        notes.append(_("destroyed"))
+    return notes
+
+
+def _dislodged(after: Position, names: NameIndex, lang: str) -> tuple[str, ...]:
+    _ = gettext(lang)
+    out = []
+    for prov, d in sorted(after.dislodged.items()):
+        out.append(_("%(power)s: %(unit)s may retreat to %(places)s.") % {
+            "power": names.power_name(d.unit.power, lang),
+            "unit": unit_text(d.unit.type, d.unit.location, names, lang),
+            "places": join_list((names.location_name(loc, lang) for loc in d.retreats), lang)})
+    return tuple(out)
+
+
+def _owned(game: Game, pos: Position, names: NameIndex, lang: str) -> dict[str, tuple[str, ...]]:
+    gm = game.map
+    owned: dict[str, list[str]] = {}
+    for sc in sorted(gm.supply_centres, key=lambda s: names.province_name(s, lang)):
+        owned.setdefault(pos.sc_owners.get(sc, ""), []).append(names.province_name(sc, lang))
+    return {p: tuple(v) for p, v in owned.items()}
+
+
+def _centres(game: Game, pos: Position, names: NameIndex, lang: str):
+    owned = _owned(game, pos, names, lang)
+    units: dict[str, int] = {}
+    for u in pos.units.values():
+        units[u.power] = units.get(u.power, 0) + 1
+    rows = tuple(CentreRow(p, names.power_name(p, lang), len(owned.get(p, ())), units.get(p, 0),
+                           owned.get(p, ()))
+                 for p in game.map.powers)
+    return rows, owned.get("", ())
+
+
+def _year_row(game: Game, year: int | None, label: str, pos: Position, names: NameIndex,
+              lang: str) -> YearRow:
+    owned = _owned(game, pos, names, lang)
+    return YearRow(year, label, tuple(len(owned.get(p, ())) for p in game.map.powers),
+                   tuple((p, owned[p]) for p in game.map.powers if owned.get(p)))
+
+
+def _adjustments(game: Game, pos: Position, names: NameIndex, lang: str) -> tuple[tuple[str, str], ...]:
+    _ = gettext(lang)
+    return tuple((names.power_name(p, lang),
+                  (_("builds %(n)d") if n > 0 else _("removes %(n)d")) % {"n": abs(n)})
+                 for p, n in adjustments_due(game.map, pos).items())

@@ -1,0 +1,41 @@
+"""``judge web [--host H] [--port N] [--data DIR]``: serve the archive's pages."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+
+def register(sub) -> None:
+    p = sub.add_parser("web", help="serve the archive's web pages",
+                       description="Serve the list of games, each game and each phase (map, "
+                                   "orders and results, SCs) in English and Chinese, and each "
+                                   "game's JSON export at /games/NAME.json, from the data file "
+                                   "DIR/judge.json (read afresh for every page). Stop with Ctrl-C.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8080, help="port (default: 8080; 0: any free port)")
+    p.add_argument("--data", metavar="DIR", help="data directory (default: $JUDGE_DATA, else ./var)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..archive import Site
+    from ..storage import StoreError
+    from ..web import make_server
+    from .archive import open_store
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    try:
+        store = open_store(args)
+        server = make_server(Site(lambda: store.all("games")), args.host, args.port)
+    except (OSError, StoreError) as e:
+        print(f"judge web: {e}", file=sys.stderr)
+        return 2
+    host, port = server.server_address[:2]
+    print(f"judge web: serving {store.path} at http://{host}:{port}/ (stop with Ctrl-C)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0

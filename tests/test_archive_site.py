@@ -1,0 +1,170 @@
+"""The archive's pages (issue 6 §3) as rendered for the server and the static
+build: the list of games, a game, each phase (map, orders and results with
+reasons, SC table, press), previous/next links, three languages, stable
+paths; the static build's links all resolve; every text is translated."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+
+from browser.sample import SAMPLE_PHASES, sample_game
+from judge.archive import Site
+from judge.archive.i18n import LOCALES, translations
+from judge.archive.site import relative
+from judge.cli import main
+from judge.storage import Store, save_game
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def site():
+    game = sample_game()
+    return Site(lambda: {"sample": game.to_dict()})
+
+
+def html(site: Site, path: str) -> str:
+    page = site.render(path)
+    assert page.status == 200, (path, page.status)
+    assert page.content_type == "text/html; charset=utf-8"
+    return page.body.decode("utf-8")
+
+
+def test_index_lists_games(site):
+    text = html(site, "games/")
+    assert '<a class="game" href="sample/">sample</a>' in text
+    assert "Fall 1902 Movement" in text
+    assert '<a class="game" href="games/sample/">sample</a>' in html(site, "")   # the root too
+    empty = Site(dict).render("games/")
+    assert "No games yet." in empty.body.decode()
+
+
+def test_game_page_shows_powers_players_phases_and_sc_history(site):
+    text = html(site, "games/sample/")
+    assert "<h1>Game sample</h1>" in text
+    assert 'href="F1902M/">Fall 1902 Movement</a>' in text          # the current phase
+    assert "fr…@example.org" in text and "francois@" not in text and "(vacant)" in text
+    assert '<a class="export" href="../sample.json"' in text
+    for phase in SAMPLE_PHASES:
+        assert f'href="{phase}/" data-phase="{phase}"' in text
+    rows = re.findall(r'<tr(?: data-year="(\d+)")?><th>([^<]+)</th>((?:<td class="num">\d*</td>)+)</tr>', text)
+    assert [(y, label, re.findall(r'<td class="num">(\d*)</td>', cells)) for y, label, cells in rows] == [
+        ("", "Start", ["3", "3", "3", "3", "3", "4", "3"]),
+        ("1901", "1901", ["3", "4", "4", "4", "3", "4", "3"])]
+
+
+def test_phase_page_has_map_orders_results_centres_and_press(site):
+    text = html(site, "games/sample/F1901M/")
+    assert '<h1 data-phase="F1901M">Fall 1901 Movement <small>F1901M</small></h1>' in text
+    assert text.count('<svg xmlns="http://www.w3.org/2000/svg" class="diplomacy-map"') == 1
+    assert len(re.findall(r'<g class="unit (?:army|fleet)', text)) == 22
+    assert '<a id="prev" rel="prev" href="../S1901M/">' in text
+    assert '<a id="next" rel="next" href="../F1901R/">' in text
+    assert '<span class="order">A Bur H</span> <span class="notes">(dislodged)</span>' in text
+    assert '<li class="result succeeds"><span class="order">A Yor - Nwy via convoy</span></li>' in text
+    assert "France: A Bur may retreat to Belgium, Gascony, Paris, Picardy." in text
+    assert '<section id="press" class="press">' in text and "No public press in this phase." in text
+    assert '<script src="../../../static/archive.js"></script>' in text
+    first = html(site, "games/sample/S1901M/")
+    assert '<span class="off">←</span>' in first and 'rel="next" href="../F1901M/"' in first
+    assert "<code>A Par - Pic</code> → A Par - Pic" in first and 'class="replaced"' in first
+    assert "<code>慕尼黑陆军移动到鲁尔</code> → A Mun - Ruh" in first
+    assert '<span class="order">A Vie - Gal</span> <span class="notes">(bounced)</span>' in first
+
+
+def test_current_phase_page_keeps_orders_secret(site):
+    text = html(site, "games/sample/F1902M/")
+    assert "Not adjudicated yet: orders are secret until the deadline." in text
+    assert '<span class="off">→</span>' in text and 'class="order ' not in text
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("zh-hans", ["命令与结果", "1901年秋季行动阶段", "勃艮第陆军防守", "（被击退）", "本阶段没有公开新闻。", "资源点"]),
+    ("zh-hant", ["命令與結果", "1901年秋季行動階段", "勃艮第陸軍防守", "（被擊退）", "本階段沒有公開新聞。", "資源點"]),
+])
+def test_chinese_pages(site, lang, words):
+    text = html(site, f"{lang}/games/sample/F1901M/")
+    assert f'<html lang="{lang[:2]}-{lang[3:].capitalize()}">' in text
+    for w in words:
+        assert w.replace("（", "(").replace("）", ")") in text or w in text, w
+    assert 'href="../../../../games/sample/F1901M/" hreflang="en"' in text    # the language switch
+    assert 'rel="prev" href="../S1901M/"' in text
+    assert 'lang="' + lang + '"' in text                                     # the map's labels
+
+
+def test_paths_redirect_to_their_stable_form_and_unknown_ones_are_not_found(site):
+    assert site.render("games/sample").location == "/games/sample/"
+    assert site.render("zh-hans/games/sample/F1901M").location == "/zh-hans/games/sample/F1901M/"
+    assert site.render("games/sample/f1901m/").location == "/games/sample/F1901M/"
+    for path in ("games/nosuch/", "games/sample/F1905M/", "games/sample/autumn/", "other/",
+                 "games/sample/F1901M/extra", "static/../judge.json", "games/sample/F1901M/x/"):
+        assert site.render(path).status == 404, path
+    assert site.render("zh-hans/games/sample.json").location == "/games/sample.json"
+    json_page = site.render("games/sample.json")
+    assert json_page.status == 200 and json_page.content_type == "application/json; charset=utf-8"
+
+
+def test_relative_links():
+    assert relative("games/g/S1901M/", "games/g/F1901M/") == "../F1901M/"
+    assert relative("games/g/S1901M/", "static/archive.css") == "../../../static/archive.css"
+    assert relative("", "games/g/") == "games/g/"
+    assert relative("games/", "") == "../"
+    assert relative("games/", "games/") == "./"
+    assert relative("zh-hans/games/g/", "games/g.json") == "../../../games/g.json"
+
+
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name in ("href", "src") and value and tag != "svg":
+                self.links.append(value)
+
+
+def test_static_build_writes_every_page_and_every_link_resolves(tmp_path, capsys):
+    store = Store(tmp_path / "data" / "judge.json")
+    with store.transaction() as tx:
+        save_game(tx, sample_game())
+    out = tmp_path / "site"
+    assert main(["archive", "build", str(out), "--data", str(tmp_path / "data")]) == 0
+    assert "files written" in capsys.readouterr().out
+    site = Site(lambda: store.all("games"))
+    for path in site.paths():
+        file = out / (path + "index.html" if path == "" or path.endswith("/") else path)
+        assert file.read_bytes() == site.render(path).body, path
+    assert (out / "games" / "sample" / "F1901M" / "index.html").is_file()
+    assert (out / "zh-hant" / "games" / "sample" / "W1901A" / "index.html").is_file()
+    assert (out / "games" / "sample.json").is_file()
+    checked = 0
+    for page in out.rglob("*.html"):
+        parser = _Links()
+        parser.feed(page.read_text(encoding="utf-8"))
+        base = "http://x/" + page.relative_to(out).as_posix()
+        for link in parser.links:
+            target = urlsplit(urljoin(base, link)).path.lstrip("/")
+            file = out / (target + "index.html" if target == "" or target.endswith("/") else target)
+            assert file.is_file(), f"{page}: {link}"
+            checked += 1
+    assert checked > 250
+
+
+def test_every_text_has_both_chinese_translations():
+    with open(REPO / "templates" / "web" / "babel.cfg") as f:
+        method_map, options_map = parse_mapping_cfg(f)
+    ids = {message for _file, _line, message, _comments, _context
+           in extract_from_dir(str(REPO), method_map, options_map)}
+    assert {"Orders and results", "bounced", "Next phase: %(title)s (%(phase)s)"} <= ids
+    for lang in LOCALES:
+        t = translations(lang)
+        missing = [m for m in ids if t.gettext(m) == m]
+        assert not missing, f"{lang}: no translation for {missing}"
