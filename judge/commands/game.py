@@ -1,4 +1,6 @@
-"""``judge game new|orders|process|show``: run a game by hand, without mail.
+"""``judge game ...``: run a game by hand, without mail — create, order,
+process and show it; change its settings; the end-of-game commands (alliances,
+draws, concessions, award votes) for a power, and the GM's rulings and scores.
 
 The data file is ``DIR/judge.json`` with DIR from ``--data``, else the
 ``JUDGE_DATA`` environment variable, else ``./var``. Times are the machine's
@@ -14,8 +16,25 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..rules.options import PROFILES
 from ..game.settings import DISBAND_DEFAULTS, RETREAT_DEFAULTS
+from ..rules.options import PROFILES
+from ..rules.scoring import AWARD_MODES, AWARD_TIE_RULES, SYSTEMS
+from ..rules.victory import DRAW_MEMBERS, DRAW_VOTES, SOLO_RULES, TIE_RULES
+
+# judge game new --flag -> settings key (judge.game.setting_text)
+VICTORY_FLAGS = (
+    ("--solo", "solo", None, "SCs for a solo win, or none (default 18; RULES.md 4)"),
+    ("--solo-rule", "solo_rule", SOLO_RULES, "reach: every power with N SCs; most: the most SCs and N"),
+    ("--alliance", "alliance", None, "combined SCs for a two-power alliance win (default: none)"),
+    ("--end-year", "end_year", None, "the game ends after Fall of this year; most SCs wins"),
+    ("--end-at", "end_at", None, "the game ends at this time (ISO 8601, e.g. 2027-01-01T00:00Z); most SCs wins"),
+    ("--tie", "tie", TIE_RULES, "tied winners share the win, or play continues year by year"),
+    ("--draw-votes", "draw_votes", DRAW_VOTES, "draw and concession votes secret or public"),
+    ("--draw-members", "draw_members", DRAW_MEMBERS, "a draw includes all survivors, or any two or more"),
+    ("--scoring", "scoring", SYSTEMS, "scoring system (default: house = Appendix 2; RULES.md 5)"),
+    ("--awards", "awards", AWARD_MODES, "best strategy/diplomacy awards named by the GM or voted by the leaders"),
+    ("--award-tie", "award_tie", AWARD_TIE_RULES, "a tied award vote: the GM decides, share, or most SCs"),
+)
 
 
 def register(sub) -> None:
@@ -46,7 +65,18 @@ def register(sub) -> None:
     n.add_argument("--combined", action="store_true",
                    help="combined-order mode: retreats and adjustments from the lists and "
                         "orders sent with movement orders (RULES.md 3.5)")
+    for flag, key, choices, text in VICTORY_FLAGS:
+        n.add_argument(flag, dest=f"set_{key}", choices=choices, help=text)
+    n.add_argument("--tz", default="UTC", help="time zone of an --end-at without offset (default: UTC)")
     n.set_defaults(func=run_new)
+
+    st = gsub.add_parser("set", parents=[common], help="change or list a game's settings",
+                         description="Change settings: key=value pairs (solo=16 tie=continue "
+                                     "end_at=2027-01-01T00:00Z scoring=dss ...); none lists them.")
+    st.add_argument("name")
+    st.add_argument("pairs", nargs="*", metavar="KEY=VALUE")
+    st.add_argument("--tz", help="time zone of an end_at without offset (default: the game's)")
+    st.set_defaults(func=run_set)
 
     o = gsub.add_parser("orders", parents=[common], help="enter a power's orders",
                         description="Read order lines (English or Chinese) and say how each was read.")
@@ -65,6 +95,8 @@ def register(sub) -> None:
     s.add_argument("name")
     s.add_argument("--phase", help="a phase name such as S1901M")
     s.set_defaults(func=run_show)
+    from .game_end import register_ending   # its handlers use this module's helpers
+    register_ending(gsub, common)
 
 
 def data_dir(args) -> Path:
@@ -87,6 +119,7 @@ def _fail(message: str) -> int:
 
 def run_new(args) -> int:
     from ..game import Game, GameError, HouseRules, Settings
+    from ..game.setting_text import change_settings, describe_settings
     from ..rules.map import MapError
     from ..storage import StoreError, load_game, save_game
     try:
@@ -94,6 +127,9 @@ def run_new(args) -> int:
             retreat_preferences=not args.no_retreat_lists, priority_lists=not args.no_priority_lists,
             default_retreat=args.default_retreat, default_disband=args.default_disband,
             combined_orders=args.combined))
+        settings = change_settings(settings, [f"{key}={getattr(args, 'set_' + key)}" for _f, key, _c, _t
+                                              in VICTORY_FLAGS if getattr(args, "set_" + key) is not None],
+                                   args.tz)
         seed = args.seed if args.seed is not None else secrets.randbits(63)
         game = Game.create(args.name, now=_now(), seed=seed, map_name=args.map, settings=settings)
         store = _store(args)
@@ -104,6 +140,8 @@ def run_new(args) -> int:
     except (GameError, MapError, StoreError, ValueError) as e:
         return _fail(str(e))
     print(f"Game {game.name} created on map {game.map_name}, rules {settings.rules}, seed {seed}.")
+    ends = describe_settings(settings)
+    print("Ends by: " + ", ".join(f"{key}={ends[key]}" for _f, key, _c, _t in VICTORY_FLAGS) + ".")
     print(f"Phase: {game.phase.long_name} ({game.phase}).")
     return 0
 
@@ -168,6 +206,10 @@ def run_process(args) -> int:
     except (GameError, StoreError) as e:
         return _fail(str(e))
     print(results_text(game, records), end="")
+    if game.finished:
+        from ..game.final_report import final_text
+        print()
+        print(final_text(game), end="")
     return 0
 
 
@@ -187,3 +229,42 @@ def run_show(args) -> int:
         return 0
     print(results_text(game, records), end="")
     return 0
+
+
+# ---- settings and the end of the game ------------------------------------------------
+def update_game(args, action) -> int:
+    """Load game ``args.name``, run ``action(game, now) -> text``, save the game
+    and print the text; a GameError (or a bad store) changes nothing."""
+    from ..game import GameError
+    from ..storage import StoreError, load_game, save_game
+    try:
+        store = _store(args)
+        with store.transaction() as tx:
+            game = load_game(store, args.name)
+            if game is None:
+                return _fail(f"no game named {args.name}")
+            text = action(game, _now())
+            save_game(tx, game)
+    except (GameError, StoreError, ValueError) as e:
+        return _fail(str(e))
+    print(text, end="" if text.endswith("\n") else "\n")
+    return 0
+
+
+def power_arg(game, text: str) -> str:
+    """A power named in English or Chinese, any case."""
+    from ..maps import load_names
+    from ..notation.names import name_index
+    return name_index(game.map, load_names(game.map_name)).power(text) or game.power(text)
+
+
+def run_set(args) -> int:
+    from ..game.setting_text import change_settings, describe_settings
+
+    def action(game, now):
+        if args.pairs:
+            settings = change_settings(game.settings, args.pairs, args.tz or game.settings.deadlines.timezone)
+            settings.check_map(game.map)
+            game.settings = settings
+        return "\n".join(f"{k}={v}" for k, v in describe_settings(game.settings).items())
+    return update_game(args, action)

@@ -5,7 +5,11 @@ use cases take ``now`` (UTC). Module map: ``game`` (the :class:`Game`),
 ``settings`` (rule profile and house rules), ``book`` (last order wins),
 ``resolve`` (one phase with the house rules), ``defaults`` (NMR defaults of
 ``RULES.md`` §3), ``sequence`` (which phase comes next), ``records`` (entries and
-phase records), ``codec`` (plain-data forms), ``replay``, ``report`` (results text).
+phase records), ``codec`` (plain-data forms), ``replay``, ``report`` (results text),
+``errors`` (:class:`GameError`); the end of a game (``RULES.md`` §4-5): ``ending``
+(alliances, draw and concession votes, the victory check, the GM's rulings),
+``scores`` (final scores, awards, NMR evidence), ``final_report`` (the
+end-of-game mail), ``setting_text`` (settings as ``key=value``).
 """
 
 from .game import Game, GameError, Line, Receipt

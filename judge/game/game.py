@@ -23,7 +23,10 @@ from ..rules.phase import Phase
 from ..rules.position import Position
 from . import book, resolve
 from .codec import position_from_dict, position_to_dict, time_from_str, time_to_str
+from .ending import EndOfGame, EndState
+from .errors import GameError
 from .records import WRITTEN, OrderEntry, PhaseRecord, Player
+from .schedule import Schedule
 from .sequence import adjustments_due, settle
 from .settings import Settings
 from .territory import home_country
@@ -31,11 +34,6 @@ from .territory import home_country
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 MOVEMENT_ORDERS = (Hold, Move, Support, Convoy)
 ADJUSTMENT_ORDERS = (Build, Disband, Waive)
-
-
-class GameError(ValueError):
-    """A request the game cannot take: unknown power or phase, bad name, a
-    time without a time zone. Nothing is changed when it is raised."""
 
 
 @dataclass(frozen=True)
@@ -64,14 +62,18 @@ class Receipt:
 
 
 @dataclass
-class Game:
+class Game(EndOfGame):
     """One game. Build it with :meth:`create`; store it with :meth:`to_dict`.
 
     ``orders``: ``{power: (OrderEntry, ...)}`` for the current phase, in arrival
     order (replaced entries kept, marked). ``standing``: ``{power: (OrderEntry,
     ...)}`` standing lists carried from earlier phases of the year (``RULES.md``
     §3.1-3.2, §3.7). ``history``: one :class:`PhaseRecord` per phase adjudicated.
-    ``seed``: the game's random seed (``RULES.md`` §3.6).
+    ``seed``: the game's random seed (``RULES.md`` §3.6). ``ending``: alliances,
+    votes, rulings and, once the game is over, its result (:mod:`.ending`, whose
+    methods — ``check_end``, ``ally``, ``draw``, ... — are the game's too).
+    ``schedule``: the deadline, reminders, WAIT flags, pause, absences and NMR
+    record (:mod:`.schedule`); ``observers``: ``{address: language}``.
     """
 
     name: str
@@ -84,19 +86,28 @@ class Game:
     orders: dict[str, tuple[OrderEntry, ...]] = field(default_factory=dict)
     standing: dict[str, tuple[OrderEntry, ...]] = field(default_factory=dict)
     history: tuple[PhaseRecord, ...] = ()
+    ending: EndState = field(default_factory=EndState)
+    schedule: Schedule = field(default_factory=Schedule)
+    observers: dict[str, str] = field(default_factory=dict)
 
     # ---- creating ----------------------------------------------------------------
     @classmethod
     def create(cls, name: str, *, now: datetime, seed: int, map_name: str = "standard",
                settings: Settings | None = None) -> "Game":
         """A new game at the map's start. Raises :class:`GameError` for a bad name
-        (1-32 letters, digits, ``-`` or ``_``) or a naive ``now``;
-        :class:`~judge.rules.map.MapError` for a bad map."""
+        (1-32 letters, digits, ``-`` or ``_``), a naive ``now`` or a victory
+        threshold above the map's SC count; :class:`~judge.rules.map.MapError`
+        for a bad map."""
         if not NAME_RE.match(name):
             raise GameError(f"{name!r} is not a game name: use up to 32 letters, digits, '-' or '_'")
         _check_time(now)
         game_map = load_map(map_name)
-        return cls(name, map_name, settings or Settings(), int(seed), now,
+        settings = settings or Settings()
+        try:
+            settings.check_map(game_map)
+        except ValueError as e:
+            raise GameError(str(e)) from None
+        return cls(name, map_name, settings, int(seed), now,
                    {p: Player() for p in game_map.powers}, Position.start(game_map))
 
     # ---- reading -----------------------------------------------------------------
@@ -144,8 +155,10 @@ class Game:
         ``ParsedLine``) or a bare order. A line with an error, an order of the
         wrong phase, or an order the rules refuse (say why) is refused and changes
         nothing; a later order for a unit replaces the earlier one (``RULES.md`` §2).
-        Returns one :class:`Receipt` per line that held an order or an error."""
+        Returns one :class:`Receipt` per line that held an order or an error.
+        Raises GameError when the game is over."""
         _check_time(now)
+        self.check_running()
         power = self.power(power)
         receipts = []
         for line in lines:
@@ -229,13 +242,18 @@ class Game:
     def process(self, now: datetime) -> list[PhaseRecord]:
         """Adjudicate the current phase and move on to the next phase with
         something to do (``RULES.md`` §1). In combined-order mode the retreat and
-        adjustment phases that follow are adjudicated at once too. Returns the new
-        records (also appended to :attr:`history`)."""
+        adjustment phases that follow are adjudicated at once too. Then draw and
+        concession votes expire and the end of the game is checked
+        (:meth:`check_end`; see :attr:`finished`). Returns the new records (also
+        appended to :attr:`history`). Raises GameError when the game is over."""
         _check_time(now)
+        self.check_running()
         carried: dict[str, list[OrderEntry]] = {}
         out = [self._process_one(now, carried)]
         while self.settings.house.combined_orders and self.phase.kind != "M":
             out.append(self._process_one(now, carried))
+        self.expire_votes()
+        self.check_end(now)
         return out
 
     def _process_one(self, now: datetime, carried: dict[str, list[OrderEntry]]) -> PhaseRecord:
@@ -320,6 +338,9 @@ class Game:
             "orders": {p: [e.to_dict() for e in es] for p, es in self.orders.items()},
             "standing": {p: [e.to_dict() for e in es] for p, es in self.standing.items()},
             "history": [r.to_dict() for r in self.history],
+            "ending": self.ending.to_dict(),
+            "schedule": self.schedule.to_dict(),
+            "observers": dict(self.observers),
         }
 
     @classmethod
@@ -334,6 +355,9 @@ class Game:
             position_from_dict(data["position"]), entries(data.get("orders", {})),
             entries(data.get("standing", {})),
             tuple(PhaseRecord.from_dict(r) for r in data.get("history", ())),
+            EndState.from_dict(data.get("ending", {})),
+            schedule=Schedule.from_dict(data.get("schedule", {})),
+            observers=dict(data.get("observers", {})),
         )
 
 

@@ -1,4 +1,5 @@
-"""Game settings: the rule profile and the house rules of ``RULES.md`` §3.
+"""Game settings: the rule profile, the house rules of ``RULES.md`` §3, the
+victory conditions (§4) and the scoring (§5).
 
 Settings are grouped so later groups (deadlines, press, victory) can be added as
 new fields with defaults: a stored game whose settings lack a group or a key gets
@@ -10,6 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 
 from ..rules.options import PROFILES, RuleOptions
+from ..rules.scoring import ScoringSettings
+from ..rules.victory import VictorySettings
+from .deadlines import DeadlineSettings
+from .nmr import NmrSettings
+from .press import PressSettings
 
 RETREAT_DEFAULTS = ("disband", "house")
 """What happens to a dislodged unit with no usable retreat order or preference:
@@ -56,28 +62,59 @@ class HouseRules:
 @dataclass(frozen=True)
 class Settings:
     """All settings of one game. ``rules`` names a profile of
-    :data:`judge.rules.options.PROFILES` (``"datc"``: DATC v3.2, ``"droidippy"``)."""
+    :data:`judge.rules.options.PROFILES` (``"datc"``: DATC v3.2, ``"droidippy"``);
+    ``house``: the house rules (§3); ``victory``: how the game can end (§4,
+    :class:`~judge.rules.victory.VictorySettings`: solo at 18 by default);
+    ``scoring``: the scoring system and how awards are given (§5,
+    :class:`~judge.rules.scoring.ScoringSettings`: Appendix 2 by default);
+    ``deadlines``, ``nmr``, ``press``: the clock, the NMR policy and the press
+    rules of issue 4 (:mod:`judge.game.deadlines`, :mod:`judge.game.nmr`,
+    :mod:`judge.game.press`)."""
 
     rules: str = "datc"
     house: HouseRules = field(default_factory=HouseRules)
+    victory: VictorySettings = field(default_factory=VictorySettings)
+    scoring: ScoringSettings = field(default_factory=ScoringSettings)
+    deadlines: DeadlineSettings = field(default_factory=DeadlineSettings)
+    nmr: NmrSettings = field(default_factory=NmrSettings)
+    press: PressSettings = field(default_factory=PressSettings)
 
     def __post_init__(self):
         if self.rules not in PROFILES:
             raise ValueError(f"unknown rule profile {self.rules!r}; use one of {', '.join(PROFILES)}")
+
+    def check_map(self, game_map) -> None:
+        """Raises ValueError when a victory threshold is more than the map's
+        number of supply centres (no power could ever reach it)."""
+        total = len(game_map.supply_centres)
+        for name in ("solo_centres", "alliance_centres"):
+            value = getattr(self.victory, name)
+            if value is not None and value > total:
+                raise ValueError(f"{name} {value} is more than the map's {total} supply centres")
 
     @property
     def rule_options(self) -> RuleOptions:
         return PROFILES[self.rules]
 
     def to_dict(self) -> dict:
-        return {"rules": self.rules, "house": _group_to_dict(self.house)}
+        return {"rules": self.rules, "house": _group_to_dict(self.house),
+                "victory": self.victory.to_dict(), "scoring": self.scoring.to_dict(),
+                "deadlines": self.deadlines.to_dict(), "nmr": self.nmr.to_dict(),
+                "press": self.press.to_dict()}
 
     @classmethod
     def from_dict(cls, data: dict) -> "Settings":
-        """Raises ValueError for an unknown key or a bad value."""
-        _check_keys(data, {"rules", "house"}, "settings")
+        """Raises ValueError for an unknown key or a bad value. A group or key
+        missing (a game stored before it existed) takes its default."""
+        _check_keys(data, {"rules", "house", "victory", "scoring", "deadlines", "nmr", "press"},
+                    "settings")
         return cls(rules=data.get("rules", "datc"),
-                   house=_group_from_dict(HouseRules, data.get("house", {}), "settings.house"))
+                   house=_group_from_dict(HouseRules, data.get("house", {}), "settings.house"),
+                   victory=VictorySettings.from_dict(_mapping(data.get("victory", {}), "settings.victory")),
+                   scoring=ScoringSettings.from_dict(_mapping(data.get("scoring", {}), "settings.scoring")),
+                   deadlines=DeadlineSettings.from_dict(_mapping(data.get("deadlines", {}), "settings.deadlines")),
+                   nmr=NmrSettings.from_dict(_mapping(data.get("nmr", {}), "settings.nmr")),
+                   press=PressSettings.from_dict(_mapping(data.get("press", {}), "settings.press")))
 
 
 def _group_to_dict(group) -> dict:
@@ -89,9 +126,14 @@ def _group_from_dict(cls, data: dict, where: str):
     return cls(**data)
 
 
-def _check_keys(data, known: set[str], where: str) -> None:
+def _mapping(data, where: str) -> dict:
     if not isinstance(data, dict):
         raise ValueError(f"{where} must be a mapping")
+    return data
+
+
+def _check_keys(data, known: set[str], where: str) -> None:
+    _mapping(data, where)
     extra = set(data) - known
     if extra:
         raise ValueError(f"unknown {where} key(s): {', '.join(sorted(extra))}")

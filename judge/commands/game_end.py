@@ -1,0 +1,197 @@
+"""``judge game ally|unally|draw|nodraw|concede|unconcede|vote|passive|award|end|check|scores``:
+the end-of-game commands (``RULES.md`` §4-5, issue 5) — a power's alliances,
+draw and concession votes and award votes, entered by the GM on its behalf,
+and the GM's rulings, checks and scores. Registered by :mod:`judge.commands.game`,
+whose store and power-name helpers they use.
+"""
+
+from __future__ import annotations
+
+from .game import _fail, _store, power_arg, update_game
+
+
+def register_ending(gsub, common) -> None:
+    """The end-of-game subcommands (RULES.md 4-5)."""
+    def add(name, func, help_text, *args):
+        sp = gsub.add_parser(name, parents=[common], help=help_text, description=help_text)
+        sp.add_argument("name")
+        for a in args:
+            sp.add_argument(a)
+        sp.set_defaults(func=func)
+        return sp
+
+    add("ally", run_ally, "POWER declares an alliance with OTHER (ALLY)", "power", "other")
+    add("unally", run_unally, "POWER withdraws its alliance declaration (UNALLY)", "power")
+    d = add("draw", run_draw, "POWER votes for a draw (DRAW)", "power")
+    d.add_argument("--members", nargs="+", metavar="POWER", help="the powers in the draw (default: all survivors)")
+    add("nodraw", run_nodraw, "POWER withdraws its draw vote (NODRAW)", "power")
+    add("concede", run_concede, "POWER concedes the game to TO (CONCEDE)", "power", "to")
+    add("unconcede", run_unconcede, "POWER withdraws its concession", "power")
+    v = add("vote", run_vote, "POWER's leader votes for an award (VOTE BEST STRATEGY|DIPLOMACY)", "power")
+    v.add_argument("award", help="strategy or diplomacy")
+    v.add_argument("candidate")
+    pa = add("passive", run_passive, "the GM rules POWER's player passive with a fine in points "
+             "(none withdraws the ruling); shows the NMR record", "power")
+    pa.add_argument("fine", help="points, or none")
+    aw = add("award", run_award, "the GM names the winner of an award (none withdraws)")
+    aw.add_argument("award", help="strategy or diplomacy")
+    aw.add_argument("power")
+    e = add("end", run_end, "the GM ends the game as a draw")
+    e.add_argument("--members", nargs="+", metavar="POWER", help="the powers in the draw (default: all survivors)")
+    add("check", run_check, "check the victory conditions now (the end time, a deadline)")
+    sc = add("scores", run_scores, "the final scores, or the standing of a running game")
+    sc.add_argument("--lang", default="en", choices=("en", "zh-hans", "zh-hant"))
+    sc.add_argument("--tz", help="time zone for the times shown (default: the game's)")
+
+
+def _ended(game, head: str) -> str:
+    """``head``, and the final report when the game is over."""
+    if not game.finished:
+        return head
+    from ..game.final_report import final_text
+    return f"{head}\n\n{final_text(game)}"
+
+
+def run_ally(args) -> int:
+    def action(game, now):
+        power, other = power_arg(game, args.power), power_arg(game, args.other)
+        mutual = game.ally(power, other)
+        return (f"{power} and {other} are allied." if mutual else
+                f"{power} declared an alliance with {other}; it stands once {other} declares {power}.")
+    return update_game(args, action)
+
+
+def run_unally(args) -> int:
+    def action(game, now):
+        power = power_arg(game, args.power)
+        return f"{power} withdrew its alliance with {game.unally(power)}."
+    return update_game(args, action)
+
+
+def run_draw(args) -> int:
+    def action(game, now):
+        power = power_arg(game, args.power)
+        members = None if args.members is None else [power_arg(game, m) for m in args.members]
+        result = game.draw(power, now, members)
+        return _ended(game, result.reason if result else f"{power} voted for a draw.")
+    return update_game(args, action)
+
+
+def run_nodraw(args) -> int:
+    def action(game, now):
+        power = power_arg(game, args.power)
+        game.nodraw(power)
+        return f"{power} withdrew its draw vote."
+    return update_game(args, action)
+
+
+def run_concede(args) -> int:
+    def action(game, now):
+        power, to = power_arg(game, args.power), power_arg(game, args.to)
+        result = game.concede(power, to, now)
+        return _ended(game, result.reason if result else f"{power} conceded the game to {to}.")
+    return update_game(args, action)
+
+
+def run_unconcede(args) -> int:
+    def action(game, now):
+        power = power_arg(game, args.power)
+        game.unconcede(power)
+        return f"{power} withdrew its concession."
+    return update_game(args, action)
+
+
+def run_vote(args) -> int:
+    def action(game, now):
+        power, candidate = power_arg(game, args.power), power_arg(game, args.candidate)
+        game.vote_award(power, args.award, candidate)
+        return f"{power} voted for {candidate} ({args.award})."
+    return update_game(args, action)
+
+
+def run_passive(args) -> int:
+    from ..game.scores import nmr_record
+
+    def action(game, now):
+        power = power_arg(game, args.power)
+        fine = None if args.fine.lower() == "none" else _whole(args.fine)
+        game.gm_rule_passive(power, fine)
+        missed = ", ".join(nmr_record(game)[power]) or "none"
+        ruling = f"{power} ruled passive, fined {fine} points" if fine is not None \
+            else f"passive ruling on {power} withdrawn"
+        return f"{ruling}. Phases without orders: {missed}."
+    return update_game(args, action)
+
+
+def _whole(text: str) -> int:
+    if not text.isdigit():
+        raise ValueError(f"{text!r} is not a whole number of points (or none)")
+    return int(text)
+
+
+def run_award(args) -> int:
+    def action(game, now):
+        power = None if args.power.lower() == "none" else power_arg(game, args.power)
+        game.gm_award(args.award, power)
+        return f"{args.award} award: {power or 'withdrawn'}."
+    return update_game(args, action)
+
+
+def run_end(args) -> int:
+    def action(game, now):
+        members = None if args.members is None else [power_arg(game, m) for m in args.members]
+        return _ended(game, game.gm_end(now, members).reason)
+    return update_game(args, action)
+
+
+def run_check(args) -> int:
+    def action(game, now):
+        check = game.check_end(now)
+        if check.result:
+            return _ended(game, check.result.reason)
+        return check.tie.reason if check.tie else f"Game {game.name} goes on: no victory condition is met."
+    return update_game(args, action)
+
+
+def run_scores(args) -> int:
+    from ..game import GameError
+    from ..game.final_report import final_text
+    from ..storage import StoreError, load_game
+    try:
+        game = load_game(_store(args), args.name)
+        if game is None:
+            return _fail(f"no game named {args.name}")
+        text = final_text(game, args.lang, args.tz) if game.finished else standing_text(game)
+    except (GameError, StoreError) as e:
+        return _fail(str(e))
+    print(text, end="")
+    return 0
+
+
+def standing_text(game) -> str:
+    """A running game's state for the GM: SC counts, alliances, draw and
+    concession votes (all of them), award votes, passive rulings and the NMR record."""
+    from ..game.scores import nmr_record
+    end = game.ending
+    lines = [f"Game {game.name} is running: {game.phase.long_name} ({game.phase}).",
+             "Supply centres: " + ", ".join(f"{p} {n}" for p, n in game.sc_counts().items())]
+    if end.allies:
+        lines.append("Alliance declarations: " + ", ".join(f"{p} -> {a}" for p, a in sorted(end.allies.items()))
+                     + "; in force: " + (", ".join(" + ".join(sorted(a)) for a in game.alliances()) or "none"))
+    votes = game.visible_votes()
+    for voter, members in votes["draw"].items():
+        lines.append(f"{voter} votes for a draw of {', '.join(members)}.")
+    for voter, winner in votes["concede"].items():
+        lines.append(f"{voter} concedes to {winner}.")
+    if end.tie:
+        lines.append(end.tie.reason)
+    for award, ballots in sorted(end.award_votes.items()):
+        lines.append(f"{award} votes: " + ", ".join(f"{v} -> {c}" for v, c in sorted(ballots.items())))
+    for award, power in sorted(end.gm_awards.items()):
+        lines.append(f"{award} named by the GM: {power}")
+    for power, fine in sorted(end.passive.items()):
+        lines.append(f"{power} ruled passive, fined {fine} points.")
+    missed = {p: ph for p, ph in nmr_record(game).items() if ph}
+    if missed:
+        lines.append("Phases without orders: " + "; ".join(f"{p} {', '.join(ph)}" for p, ph in missed.items()))
+    return "\n".join(lines) + "\n"
