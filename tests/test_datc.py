@@ -11,7 +11,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -58,6 +60,21 @@ def test_case_counts():
 def test_position(case):
     run = run_case(case, GAME_MAP)
     assert run.actual == run.expected
+
+
+@pytest.mark.parametrize("case", [c for c in TXT_CASES if not c.phase.startswith("W")], ids=lambda c: c.id)
+def test_position_does_not_depend_on_the_order_of_units_and_orders(case):
+    """Movement and retreat results must not depend on the order in which units
+    stand in the position or orders are written (a resolver that settles a
+    decision too early shows up here: DATC 6.F.16 was such a case). Adjustments
+    are excluded: there the written order decides (DATC 6.I.1, 6.J.1)."""
+    for seed in range(5):
+        rng = random.Random(seed)
+        shuffled = copy.copy(case)
+        shuffled.units = rng.sample(case.units, len(case.units))
+        shuffled.orders = rng.sample(case.orders, len(case.orders))
+        run = run_case(shuffled, GAME_MAP)
+        assert run.actual == run.expected, f"seed {seed}"
 
 
 # ---- per-order resolutions (datc_v3.2.json) ------------------------------------------
