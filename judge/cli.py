@@ -15,6 +15,8 @@ COMMANDS = (
     "game",
     "parse",
     "replay",
+    "serve",
+    "spool",
     "web",
 )
 

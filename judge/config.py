@@ -1,0 +1,205 @@
+"""The judge's configuration: a TOML file (``config/judge.example.toml`` documents
+every key) read with :mod:`tomllib`, or the embedded default when there is none.
+
+Secrets never sit in the file: a key such as ``password_env`` names the
+environment variable that holds the secret. Relative paths are relative to
+``[judge] data_dir``, which is itself relative to the config file's folder (or
+to the working directory for the embedded default).
+
+Errors: :class:`ConfigError` (file, key, reason) for unreadable TOML, unknown
+keys, wrong types or values, and secrets whose environment variable is unset.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, is_dataclass
+from pathlib import Path
+
+LANGUAGES = ("en", "zh-hans", "zh-hant")
+
+
+class ConfigError(Exception):
+    """A configuration problem: ``source`` (file), ``key`` (dotted), ``reason``."""
+
+    def __init__(self, source: str, key: str, reason: str):
+        super().__init__(f"{source}: {key}: {reason}")
+        self.source, self.key, self.reason = source, key, reason
+
+
+@dataclass
+class JudgeSection:
+    address: str = "judge@localhost"
+    name: str = "Diplomacy Judge"
+    keeper: str = "judgekeeper@localhost"
+    data_dir: str = "judge-data"
+    language: str = "en"
+    timezone: str = "UTC"
+
+
+@dataclass
+class SmtpInbound:
+    host: str = "127.0.0.1"
+    port: int = 2525
+    max_message_bytes: int = 10 * 1024 * 1024
+
+
+@dataclass
+class ImapInbound:
+    host: str = "127.0.0.1"
+    port: int = 993
+    security: str = "ssl"            # "ssl" | "starttls" | "none"
+    cafile: str = ""
+    username: str = "judge"
+    password_env: str = "JUDGE_IMAP_PASSWORD"
+    folder: str = "INBOX"
+    processed_folder: str = ""       # "" = only set \Seen after the commit
+    idle: bool = True
+    poll_interval: float = 30.0      # seconds between polls when IDLE is off or missing
+    idle_renew: float = 600.0        # seconds before an IDLE is ended and restarted
+    backoff_max: float = 300.0       # seconds, cap of the reconnect backoff
+    timeout: float = 30.0
+
+
+@dataclass
+class Inbound:
+    transport: str = "smtp"          # "smtp" | "imap"
+    smtp: SmtpInbound = field(default_factory=SmtpInbound)
+    imap: ImapInbound = field(default_factory=ImapInbound)
+
+
+@dataclass
+class MaildirOutbound:
+    path: str = "outbox"
+
+
+@dataclass
+class SmtpOutbound:
+    host: str = "127.0.0.1"
+    port: int = 587
+    security: str = "starttls"       # "ssl" | "starttls" | "none"
+    cafile: str = ""
+    username: str = ""
+    password_env: str = "JUDGE_SMTP_PASSWORD"
+    timeout: float = 30.0
+
+
+@dataclass
+class Outbound:
+    transport: str = "maildir"       # "maildir" | "smtp"
+    maildir: MaildirOutbound = field(default_factory=MaildirOutbound)
+    smtp: SmtpOutbound = field(default_factory=SmtpOutbound)
+    max_attempts: int = 10
+    backoff_base: float = 5.0        # seconds; doubles per failed attempt
+    backoff_max: float = 3600.0
+
+
+@dataclass
+class Worker:
+    max_attempts: int = 3
+    retry_delay: float = 2.0         # seconds; doubles per failed attempt
+
+
+@dataclass
+class Log:
+    level: str = "INFO"
+    file: str = ""                   # "" = standard error
+
+
+@dataclass
+class Config:
+    judge: JudgeSection = field(default_factory=JudgeSection)
+    inbound: Inbound = field(default_factory=Inbound)
+    outbound: Outbound = field(default_factory=Outbound)
+    worker: Worker = field(default_factory=Worker)
+    log: Log = field(default_factory=Log)
+    source: str = "<embedded default>"
+    base_dir: Path = field(default_factory=Path.cwd)
+
+    # ---- derived paths ---------------------------------------------------------
+    @property
+    def data_dir(self) -> Path:
+        return (self.base_dir / self.judge.data_dir).resolve()
+
+    def data_path(self, p: str) -> Path:
+        """``p`` relative to :attr:`data_dir` (absolute paths are kept)."""
+        return (self.data_dir / p).resolve()
+
+    @property
+    def store_path(self) -> Path:
+        return self.data_dir / "judge.json"
+
+    @property
+    def spool_dir(self) -> Path:
+        return self.data_dir / "spool"
+
+    @property
+    def domain(self) -> str:
+        """The domain part of the judge's address (used in Message-IDs)."""
+        return self.judge.address.rpartition("@")[2] or "localhost"
+
+    def secret(self, section: str, env_name: str) -> str:
+        """The value of environment variable ``env_name``; ConfigError if unset."""
+        value = os.environ.get(env_name)
+        if value is None:
+            raise ConfigError(self.source, f"{section}.password_env",
+                              f"environment variable {env_name} is not set")
+        return value
+
+
+_CHOICES = {
+    "judge.language": LANGUAGES,
+    "inbound.transport": ("smtp", "imap"),
+    "inbound.imap.security": ("ssl", "starttls", "none"),
+    "outbound.transport": ("maildir", "smtp"),
+    "outbound.smtp.security": ("ssl", "starttls", "none"),
+    "log.level": ("DEBUG", "INFO", "WARNING", "ERROR"),
+}
+
+
+def _fill(obj, data: dict, source: str, prefix: str) -> None:
+    known = {f.name: f for f in fields(obj) if f.name not in ("source", "base_dir")}
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if key not in known:
+            raise ConfigError(source, dotted, f"unknown key (known: {', '.join(sorted(known))})")
+        current = getattr(obj, key)
+        if is_dataclass(current):
+            if not isinstance(value, dict):
+                raise ConfigError(source, dotted, "must be a table")
+            _fill(current, value, source, dotted + ".")
+            continue
+        kind = type(current)
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if type(value) is not kind:
+            raise ConfigError(source, dotted, f"must be {kind.__name__}, not {type(value).__name__}")
+        if dotted in _CHOICES and value not in _CHOICES[dotted]:
+            raise ConfigError(source, dotted, f"{value!r} is not one of {', '.join(_CHOICES[dotted])}")
+        if kind in (int, float) and value < 0:
+            raise ConfigError(source, dotted, "must not be negative")
+        setattr(obj, key, value)
+
+
+def load_config(path: str | Path | None = None) -> Config:
+    """Read ``path`` (TOML) over the defaults; None gives the embedded default.
+
+    Raises ConfigError for a missing file, bad TOML or a bad key/value.
+    """
+    cfg = Config()
+    if path is None:
+        return cfg
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ConfigError(str(path), "-", f"cannot read: {e.strerror or e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(str(path), "-", f"bad TOML: {e}") from None
+    cfg.source = str(path)
+    cfg.base_dir = path.resolve().parent
+    _fill(cfg, data, cfg.source, "")
+    if "@" not in cfg.judge.address:
+        raise ConfigError(cfg.source, "judge.address", "must be an e-mail address")
+    return cfg

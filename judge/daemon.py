@@ -1,0 +1,98 @@
+"""The composition root: config -> store, spool, transports, worker, sender.
+
+Threads: the inbound transport (aiosmtpd's loop, or the IMAP reader), the
+worker (the only writer of the store) and the sender. Start order: leftover
+temp files are cleaned, the worker and sender start (pending outbox rows are
+resubmitted), then the inbound transport, so nothing arrives before the
+worker can take it. Stop order is the reverse.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from datetime import datetime
+from typing import Callable
+
+from .config import Config
+from .mail.commands import CommandHandler, MailCommands
+from .mail.inbound_imap import ImapInbound
+from .mail.inbound_smtp import SmtpInbound
+from .mail.sender import Sender
+from .mail.spool import Spool
+from .mail.transport import make_transport
+from .mail.worker import Worker, utc_now
+from .storage import Store
+
+log = logging.getLogger("judge.daemon")
+
+
+class Daemon:
+    """One running judge. ``clock`` gives the UTC time (tests pin it);
+    ``handler`` the mail commands (default :class:`MailCommands`)."""
+
+    def __init__(self, cfg: Config, *, clock: Callable[[], datetime] = utc_now,
+                 handler: CommandHandler | None = None):
+        self.cfg = cfg
+        cfg.data_dir.mkdir(parents=True, exist_ok=True)
+        self.store = Store(cfg.store_path)
+        self.spool = Spool(cfg.spool_dir)
+        self.transport = make_transport(cfg)
+        self.handler = handler or MailCommands(cfg)
+        out = cfg.outbound
+        self.sender = Sender(self.transport, self._report, max_attempts=out.max_attempts,
+                             backoff_base=out.backoff_base, backoff_max=out.backoff_max)
+        self.worker = Worker(self.store, self.spool, self.handler, address=cfg.judge.address,
+                             name=cfg.judge.name, domain=cfg.domain, keeper=cfg.judge.keeper,
+                             language=cfg.judge.language, max_attempts=cfg.worker.max_attempts,
+                             retry_delay=cfg.worker.retry_delay, clock=clock,
+                             ack=self._ack, send=self.sender.submit)
+        inb = cfg.inbound
+        if inb.transport == "imap":
+            password = cfg.secret("inbound.imap", inb.imap.password_env)
+            self.inbound = ImapInbound(self.spool, self.worker.wake, inb.imap, password)
+        else:
+            self.inbound = SmtpInbound(self.spool, self.worker.wake, inb.smtp.host, inb.smtp.port,
+                                       inb.smtp.max_message_bytes)
+        self._stopped = threading.Event()
+
+    def _ack(self, meta: dict) -> None:
+        self.inbound.acknowledge(meta)
+
+    def _report(self, kind: str, message_id: str, **info) -> None:
+        self.worker.report(kind, message_id, **info)
+
+    def pending_outbox(self) -> list[dict]:
+        """Outbox rows not yet sent, oldest first (sent again at start)."""
+        rows = [dict(doc, id=mid) for mid, doc in self.store.all("outbox").items()
+                if doc.get("status") == "pending"]
+        return sorted(rows, key=lambda r: (r.get("created", ""), r["id"]))
+
+    def start(self) -> None:
+        self.spool.clean_tmp()
+        pending = self.pending_outbox()
+        self.sender.start()
+        self.sender.submit(pending)
+        self.worker.start()
+        self.inbound.start()
+        log.info("judge %s: reading %s, writing %s, data in %s (%d mail(s) waiting in the spool, "
+                 "%d to send)", self.cfg.judge.address, self.inbound.describe(), self.transport.describe(),
+                 self.cfg.data_dir, len(self.spool.pending()), len(pending))
+
+    def stop(self) -> None:
+        self.inbound.stop()
+        self.worker.stop()
+        self.sender.stop()
+        self._stopped.set()
+
+    def run_forever(self, on_started: Callable[[], None] = lambda: None) -> None:
+        """Start, call ``on_started``, wait for SIGTERM/SIGINT, stop. OSError if
+        the listener cannot bind its port."""
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: self._stopped.set())
+        self.start()
+        on_started()
+        self._stopped.wait()
+        log.info("judge: stopping")
+        self.stop()

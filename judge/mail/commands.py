@@ -1,0 +1,605 @@
+"""Mail commands: what a mail asks for, and the replies it gets.
+
+The worker knows only the narrow interface here: a :class:`CommandHandler`
+takes an :class:`~judge.mail.message.InboundMail`, a
+:class:`~judge.mail.staging.Staging` (reads and staged writes of the store) and
+``now`` (UTC), and returns the :class:`Reply` mails to send. It must not send
+mail or write anything itself; the worker commits its staged writes, the
+ledger entry and the replies together.
+
+:class:`MailCommands` is the judge's handler. Commands, one per line, any case,
+njudge's words where njudge has them (Chinese words in brackets)::
+
+    HELP                               (帮助 幫助 说明 說明)
+    CREATE GAME PASSWORD [key=value..] (创建 創建 建立)  the sender becomes the GM
+    JOIN GAME PASSWORD [POWER]         (加入)            take a free power
+    SIGNON GAME [PASSWORD]             (登录 登錄 登入 签到 簽到), njudge's
+                                       ``SIGNON Fgame pw`` too; lines after it are orders
+    LIST [GAME]                        (列表 查看)
+    SET PASSWORD NEW                   (设置密码 設定密碼 修改密码 修改密碼)
+    SET ADDRESS NEW                    (设置地址 設定地址 修改地址)
+    SET LANGUAGE en|zh-hans|zh-hant    (设置语言 設定語言)
+    RESIGN                             (辞职 辭職 退出游戏 退出遊戲)
+    SIGNOFF                            (结束 結束 签退 簽退)  stop reading
+
+Identity: a player's password is per game, kept hashed in the game's
+:class:`~judge.game.Player`. From an address on record the password may be
+left out; from any other address it is needed, and the reply is copied to the
+address of record. The GM's address and password hash are kept in table ``gm`` (game name ->
+{address, password_hash}); the reader's language in table ``accounts``
+(address -> {language}). The game's time zone and deadline are the game's own
+(``settings.deadlines.timezone``, ``schedule.deadline``): CREATE takes every
+``key=value`` setting of :func:`judge.game.master.change_game_settings` and
+``deadline=`` (local time) to open the first phase's clock.
+
+Store tables written: ``games``, ``gm``, ``accounts``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Protocol
+from zoneinfo import ZoneInfo
+
+from ..config import LANGUAGES, Config
+from ..game import Game, GameError, Player, Settings
+from ..game.game import NAME_RE
+from ..game.master import change_game_settings
+from ..game.turns import open_phase
+from ..maps import load_map, load_names
+from ..notation.format import format_order
+from ..notation.names import is_cjk, name_index
+from ..notation.parser import ParseContext, parse_orders
+from ..rules.phase import Phase
+from .message import InboundMail
+from .passwords import hash_password, verify_password
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A mail a handler asks for. ``purpose`` (with the inbound key and the first
+    recipient) makes the Message-ID, so it must differ between the replies to one
+    mail; ``template`` is rendered in ``lang`` with ``context``; ``game`` threads
+    the mail in that game's thread; ``in_reply``: it answers the inbound mail."""
+    purpose: str
+    to: tuple[str, ...]
+    template: str
+    lang: str
+    context: dict
+    cc: tuple[str, ...] = ()
+    game: str | None = None
+    in_reply: bool = True
+
+
+class CommandHandler(Protocol):
+    def handle(self, mail: InboundMail, db, now: datetime) -> list[Reply]:
+        """The replies to ``mail``; changes go to ``db`` (a Staging) only."""
+
+
+# ---- reading command lines ---------------------------------------------------------
+_EN = {"HELP": "help", "CREATE": "create", "JOIN": "join", "SIGNON": "signon", "LIST": "list",
+       "RESIGN": "resign", "SIGNOFF": "signoff"}
+_EN_SET = {"PASSWORD": "set_password", "ADDRESS": "set_address", "LANGUAGE": "set_language",
+           "LANG": "set_language"}
+_ZH = {
+    "help": ("帮助", "幫助", "说明", "說明"),
+    "create": ("创建", "創建", "建立"),
+    "join": ("加入",),
+    "signon": ("登录", "登錄", "登入", "签到", "簽到"),
+    "list": ("列表", "查看"),
+    "set_password": ("设置密码", "設定密碼", "設置密碼", "修改密码", "修改密碼"),
+    "set_address": ("设置地址", "設定地址", "設置地址", "修改地址"),
+    "set_language": ("设置语言", "設定語言", "設置語言"),
+    "resign": ("辞职", "辭職", "退出游戏", "退出遊戲"),
+    "signoff": ("结束", "結束", "签退", "簽退"),
+}
+_ZH_WORDS = sorted(((w, c) for c, ws in _ZH.items() for w in ws), key=lambda x: -len(x[0]))
+_LANG_WORDS = {"en": "en", "english": "en", "英文": "en", "英语": "en", "英語": "en",
+               "zh-hans": "zh-hans", "zh_hans": "zh-hans", "zh-cn": "zh-hans", "简体": "zh-hans",
+               "简体中文": "zh-hans", "中文": "zh-hans", "簡體": "zh-hans", "簡體中文": "zh-hans",
+               "zh-hant": "zh-hant", "zh_hant": "zh-hant", "zh-tw": "zh-hant", "繁体": "zh-hant",
+               "繁體": "zh-hant", "繁体中文": "zh-hant", "繁體中文": "zh-hant"}
+USAGE = {"create": "CREATE GAME PASSWORD [deadline=YYYY-MM-DDTHH:MM] [key=value ...]",
+         "join": "JOIN GAME PASSWORD [POWER]", "signon": "SIGNON GAME [PASSWORD]",
+         "list": "LIST [GAME]", "set_password": "SET PASSWORD NEW-PASSWORD",
+         "set_address": "SET ADDRESS NEW@ADDRESS", "set_language": "SET LANGUAGE en|zh-hans|zh-hant"}
+MAX_NOISE = 20       # lines that are neither commands nor orders, shown before the rest is skipped
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command line: ``name`` (e.g. ``"signon"``), ``args``, ``line`` as written."""
+    name: str
+    args: tuple[str, ...]
+    line: str
+
+
+def read_command(line: str) -> Command | None:
+    """The command on ``line`` (see module doc), or None if it holds none."""
+    text = unicodedata.normalize("NFKC", line).strip()
+    words = text.split()
+    if not words:
+        return None
+    first = words[0].upper().rstrip(":")
+    if first == "SIGN" and len(words) > 1 and words[1].upper() in ("ON", "OFF"):
+        first, words = "SIGN" + words[1].upper(), ["SIGN" + words[1].upper()] + words[2:]
+    if first == "SET" and len(words) > 1 and words[1].upper().rstrip(":") in _EN_SET:
+        return Command(_EN_SET[words[1].upper().rstrip(":")], tuple(words[2:]), line.strip())
+    if first in _EN:
+        return Command(_EN[first], tuple(words[1:]), line.strip())
+    for word, name in _ZH_WORDS:
+        if text.startswith(word):
+            return Command(name, tuple(text[len(word):].lstrip(" :").split()), line.strip())
+    return None
+
+
+def suggest_command(line: str) -> str | None:
+    """The command word nearest to the first word of ``line`` ("SINGON" -> "SIGNON")."""
+    words = unicodedata.normalize("NFKC", line).split()
+    if not words:
+        return None
+    hits = difflib.get_close_matches(words[0].upper(), list(_EN) + ["SET"], n=1, cutoff=0.75)
+    return hits[0] if hits else None
+
+
+def detect_language(text: str, charset: str = "") -> str | None:
+    """``zh-hant`` / ``zh-hans`` for Chinese text (traditional if characters
+    outside GB2312 are common, or the charset is Big5), else None."""
+    cjk = [c for c in text if is_cjk(c)]
+    if not cjk:
+        return None
+    if charset.startswith("big5"):
+        return "zh-hant"
+    outside = 0
+    for c in cjk:
+        try:
+            c.encode("gb2312")
+        except UnicodeEncodeError:
+            outside += 1
+    return "zh-hant" if outside * 10 >= len(cjk) else "zh-hans"
+
+
+# ---- names in the reader's language ------------------------------------------------
+_PHASE_ZH = {"S": ("春季", "春季"), "F": ("秋季", "秋季"), "W": ("冬季", "冬季"),
+             "M": ("行动阶段", "行動階段"), "R": ("撤退阶段", "撤退階段"), "A": ("调整阶段", "調整階段")}
+_UNIT_ZH = {"A": ("陆军", "陸軍"), "F": ("舰队", "艦隊")}
+
+
+class Words:
+    """Names of a map's powers, places, units, phases and orders in one
+    language; templates get one per map through ``words(map_name)``."""
+
+    def __init__(self, map_name: str, lang: str):
+        self.map = load_map(map_name)
+        self.names = name_index(self.map, load_names(map_name))
+        self.lang = lang
+        self._zh = 0 if lang == "zh-hans" else 1
+
+    def power(self, power: str) -> str:
+        entry = self.names.power_names.get(power, {})
+        if self.lang == "en":
+            return entry.get("en", power)
+        return entry.get("zh_hans" if self._zh == 0 else "zh_hant", power)
+
+    def location(self, loc: str) -> str:
+        prov, _, coast = loc.partition("/")
+        coast_entry = self.names.coast_names.get(coast, {})
+        if self.lang == "en":
+            name = self.names.english.get(prov, prov)
+            return f"{name} ({coast_entry.get('en', coast)})" if coast else name
+        name = self.names.chinese.get(prov, (prov, prov))[self._zh]
+        return name + (coast_entry.get("zh_hans" if self._zh == 0 else "zh_hant", coast) if coast else "")
+
+    def powers(self, powers) -> list[str]:
+        return [self.power(p) for p in powers]
+
+    def units(self, units) -> list[str]:
+        return [self.unit(u) for u in units]
+
+    def unit(self, unit: tuple[str, str]) -> str:
+        """``("A", "stp/sc")`` -> ``Army St. Petersburg (south coast)`` / ``圣彼得堡南岸陆军``."""
+        unit_type, loc = unit
+        if self.lang == "en":
+            return f"{'Army' if unit_type == 'A' else 'Fleet'} {self.location(loc)}"
+        return self.location(loc) + _UNIT_ZH[unit_type][self._zh]
+
+    def phase(self, phase: str) -> str:
+        ph = Phase.parse(phase)
+        if self.lang == "en":
+            return ph.long_name
+        return f"{ph.year}年{_PHASE_ZH[ph.season][self._zh]}{_PHASE_ZH[ph.kind][self._zh]}"
+
+    def order(self, order) -> str:
+        """The canonical form of an order (:func:`judge.notation.format.format_order`)."""
+        return format_order(order, self.names, self.lang)
+
+    def reason(self, error) -> str:
+        """Why a line was refused: a parser diagnostic in this language, or the game's sentence."""
+        return error.message(self.lang) if hasattr(error, "message") else str(error)
+
+
+def words_for(lang: str):
+    """``words(map_name)`` for templates: a cached :class:`Words` in ``lang``."""
+    cache: dict[str, Words] = {}
+
+    def words(map_name: str) -> Words:
+        if map_name not in cache:
+            cache[map_name] = Words(map_name, lang)
+        return cache[map_name]
+    return words
+
+
+# ---- the judge's handler -----------------------------------------------------------
+@dataclass
+class _Session:
+    """What one mail has done so far. Results are language-neutral data (power
+    and province codes, phases, order objects, refusal reasons); the templates
+    name them in the reader's language."""
+    mail: InboundMail
+    db: object
+    now: datetime
+    results: list[dict] = field(default_factory=list)
+    game: Game | None = None
+    power: str | None = None          # None with a game: signed on as GM
+    cc: set[str] = field(default_factory=set)
+    orders: list[str] = field(default_factory=list)
+    language: str | None = None       # set by SET LANGUAGE in this mail
+    dirty: set[str] = field(default_factory=set)
+    noise: int = 0
+    last_game: str | None = None
+    games: dict[str, Game] = field(default_factory=dict)   # games read or changed by this mail
+
+
+class MailCommands:
+    """The judge's :class:`CommandHandler` (see module doc)."""
+
+    def __init__(self, cfg: Config):
+        self.cfg = cfg
+        # game name -> (the stored document, the Game it was made from): a mail that
+        # finds exactly that document (same object) takes the Game instead of
+        # decoding it again; it is put back only when that mail's handling succeeded
+        self._games: dict[str, tuple[dict, Game]] = {}
+
+    # ---- entry point ---------------------------------------------------------------
+    def handle(self, mail: InboundMail, db, now: datetime) -> list[Reply]:
+        if not mail.reply_to:
+            return []
+        s = _Session(mail, db, now)
+        for line in mail.text.split("\n"):
+            if not line.strip():
+                continue
+            cmd = read_command(line)
+            if cmd is None:
+                if s.game is not None and s.power is not None:
+                    s.orders.append(line.strip())
+                elif s.noise < MAX_NOISE:
+                    s.noise += 1
+                    self._error(s, line, "unknown_command", suggestion=suggest_command(line))
+                continue
+            self._flush_orders(s)
+            if cmd.name == "signoff":
+                s.results.append({"kind": "signoff", "line": cmd.line})
+                break
+            getattr(self, "_" + cmd.name)(s, cmd)
+        self._flush_orders(s)
+        for name in sorted(s.dirty):
+            doc = s.games[name].to_dict()
+            s.db.put("games", name, doc)
+            self._games[name] = (doc, s.games[name])
+        return [self._reply(s)]
+
+    def _reply(self, s: _Session) -> Reply:
+        mail = s.mail
+        subject = mail.subject or ""
+        re_subject = subject if subject.lower().startswith("re:") else f"Re: {subject or 'judge'}"
+        cc = tuple(sorted(a for a in s.cc if a != mail.reply_to))
+        notes = list(mail.notes) + [f"cc_record:{a}" for a in cc]
+        lang = self._language(s)
+        context = {"results": s.results, "notes": notes, "re_subject": re_subject,
+                   "judge_name": self.cfg.judge.name, "judge_address": self.cfg.judge.address,
+                   "words": words_for(lang)}
+        return Reply(purpose="reply", to=(mail.reply_to,), cc=cc, template="reply.txt", lang=lang,
+                     context=context, game=s.last_game)
+
+    def _language(self, s: _Session) -> str:
+        """SET LANGUAGE in this mail, else the reader's stored choice (SET
+        LANGUAGE earlier), else Chinese if the mail is written in Chinese, else the
+        signed-on player's language, else the judge's default."""
+        if s.language:
+            return s.language
+        account = s.db.get("accounts", s.mail.reply_to) or s.db.get("accounts", s.mail.sender) or {}
+        if account.get("language") in LANGUAGES:
+            return account["language"]
+        detected = detect_language(s.mail.text, s.mail.charset)
+        if detected:
+            return detected
+        if s.game is not None and s.power is not None:
+            return s.game.players[s.power].language
+        return self.cfg.judge.language
+
+    # ---- helpers -------------------------------------------------------------------
+    def _error(self, s: _Session, line: str, code: str, **params) -> None:
+        s.results.append({"kind": "error", "line": line.strip(), "code": code, "params": params})
+
+    def _find_game(self, s: _Session, name: str) -> Game | None:
+        if name in s.games:
+            return s.games[name]
+        doc = s.db.get("games", name)
+        if doc is None:
+            match = [k for k in s.db.all("games") if k.lower() == name.lower()]
+            if not match:
+                return None
+            if match[0] in s.games:
+                return s.games[match[0]]
+            doc = s.db.get("games", match[0])
+        cached = self._games.pop(doc["name"], None)
+        game = cached[1] if cached is not None and cached[0] is doc else Game.from_dict(doc)
+        s.games[game.name] = game
+        return game
+
+    def _changed(self, s: _Session, game: Game) -> None:
+        s.games[game.name] = game
+        s.dirty.add(game.name)
+
+    def _gm(self, s: _Session, game: str) -> dict:
+        return s.db.get("gm", game) or {}
+
+
+    def _enter(self, s: _Session, game: Game, power: str | None) -> None:
+        s.game, s.power, s.last_game = game, power, game.name
+
+    @staticmethod
+    def _free_powers(game: Game) -> list[str]:
+        return [p for p, pl in game.players.items() if not pl.addresses]
+
+    def _record_address(self, s: _Session, game: Game, power: str | None) -> str:
+        if power is None:
+            return self._gm(s, game.name).get("address", "")
+        addresses = game.players[power].addresses
+        return addresses[0] if addresses else ""
+
+    # ---- commands ------------------------------------------------------------------
+    def _help(self, s: _Session, cmd: Command) -> None:
+        s.results.append({"kind": "help", "line": cmd.line})
+
+    def _create(self, s: _Session, cmd: Command) -> None:
+        if len(cmd.args) < 2:
+            return self._error(s, cmd.line, "usage", usage=USAGE["create"])
+        name, password, options = cmd.args[0], cmd.args[1], list(cmd.args[2:])
+        if self._find_game(s, name) is not None:
+            return self._error(s, cmd.line, "game_exists", game=name)
+        if len(password) < 4:
+            return self._error(s, cmd.line, "weak_password")
+        deadline = None
+        for opt in [o for o in options if o.lower().startswith("deadline=")]:
+            options.remove(opt)
+            try:
+                deadline = datetime.fromisoformat(opt.partition("=")[2])
+            except ValueError as e:
+                return self._error(s, cmd.line, "bad_setting", text=opt, reason=str(e))
+        try:
+            settings = change_game_settings(
+                Settings(), [f"timezone={self.cfg.judge.timezone}"] + options)
+        except ValueError as e:
+            return self._error(s, cmd.line, "bad_setting", text=" ".join(options), reason=str(e))
+        seed = int(hashlib.sha256(s.mail.key.encode()).hexdigest()[:12], 16)   # the same on a rerun
+        try:
+            game = Game.create(name, now=s.now, seed=seed, settings=settings)
+        except GameError as e:
+            return self._error(s, cmd.line, "bad_game_name" if not NAME_RE.match(name) else "bad_setting",
+                               text=" ".join(options), reason=str(e))
+        if deadline is not None:
+            if deadline.tzinfo is None:
+                deadline = deadline.replace(tzinfo=ZoneInfo(settings.deadlines.timezone))
+            open_phase(game, s.now, deadline.astimezone(timezone.utc))
+        self._changed(s, game)
+        s.db.put("gm", game.name, {"address": s.mail.reply_to, "password_hash": hash_password(password)})
+        self._enter(s, game, None)
+        s.results.append({"kind": "created", "line": cmd.line, "game": game.name,
+                          "timezone": settings.deadlines.timezone, "rules": settings.rules})
+
+    def _join(self, s: _Session, cmd: Command) -> None:
+        if len(cmd.args) < 2:
+            return self._error(s, cmd.line, "usage", usage=USAGE["join"])
+        game = self._find_game(s, cmd.args[0])
+        if game is None:
+            return self._error(s, cmd.line, "no_such_game", game=cmd.args[0])
+        password = cmd.args[1]
+        if len(password) < 4:
+            return self._error(s, cmd.line, "weak_password")
+        for p, pl in game.players.items():
+            if s.mail.reply_to in pl.addresses:
+                return self._error(s, cmd.line, "already_playing", game=game.name, map=game.map_name,
+                                   power=p)
+        free = self._free_powers(game)
+        if not free:
+            return self._error(s, cmd.line, "game_full", game=game.name)
+        power = free[0]
+        if len(cmd.args) > 2:
+            text = " ".join(cmd.args[2:])
+            wanted = Words(game.map_name, "en").names.power(text)
+            if wanted is None:
+                return self._error(s, cmd.line, "unknown_power", text=text, map=game.map_name,
+                                   powers=list(game.map.powers))
+            if wanted not in free:
+                return self._error(s, cmd.line, "power_taken", game=game.name, map=game.map_name,
+                                   power=wanted, free=free)
+            power = wanted
+        lang = s.language or detect_language(s.mail.text, s.mail.charset) or self.cfg.judge.language
+        account = s.db.get("accounts", s.mail.reply_to) or {}
+        game.players[power] = Player((s.mail.reply_to,), hash_password(password),
+                                     account.get("language", lang))
+        self._changed(s, game)
+        self._enter(s, game, power)
+        left = self._free_powers(game)
+        s.results.append({"kind": "joined", "line": cmd.line, "game": game.name, "map": game.map_name,
+                          "power": power, "free": left, "started": not left})
+
+    def _signon(self, s: _Session, cmd: Command) -> None:
+        if not cmd.args:
+            return self._error(s, cmd.line, "usage", usage=USAGE["signon"])
+        token, password = cmd.args[0], (cmd.args[1] if len(cmd.args) > 1 else None)
+        game, letter = self._find_game(s, token), None
+        if game is None and len(token) > 1:          # njudge: SIGNON Fgame password
+            game, letter = self._find_game(s, token[1:]), token[0].upper()
+        if game is None:
+            return self._error(s, cmd.line, "no_such_game", game=token)
+        sender = s.mail.reply_to
+        gm = self._gm(s, game.name)
+        candidates = [p for p in game.map.powers if letter is None or p[0].upper() == letter]
+        mine = [p for p in candidates if sender in game.players[p].addresses]
+        may_be_gm = letter in (None, "M")
+        if password is None:
+            if len(mine) == 1:
+                chosen = mine[0]
+            elif not mine and may_be_gm and gm.get("address") == sender:
+                chosen = None
+            else:
+                return self._error(s, cmd.line, "password_needed", game=game.name)
+        else:
+            # the sender's own powers first; stop at the first match (scrypt is slow on purpose)
+            matching = next((p for p in mine + [p for p in candidates if p not in mine]
+                             if verify_password(password, game.players[p].password_hash)), False)
+            if matching is not False:
+                chosen = matching
+            elif may_be_gm and verify_password(password, gm.get("password_hash")):
+                chosen = None
+            else:
+                return self._error(s, cmd.line, "bad_password", game=game.name)
+        self._enter(s, game, chosen)
+        record = self._record_address(s, game, chosen)
+        if record and record != sender:
+            s.cc.add(record)
+        s.results.append({"kind": "signon", "line": cmd.line, "game": game.name, "map": game.map_name,
+                          "power": chosen})
+
+    def _list(self, s: _Session, cmd: Command) -> None:
+        if not cmd.args and s.game is None:
+            games, open_games = [], []
+            for name in sorted(s.db.all("games")):
+                game = self._find_game(s, name)
+                games += [{"name": name, "map": game.map_name, "power": p, "phase": str(game.phase),
+                           "deadline": game.schedule.deadline}
+                          for p, pl in game.players.items() if s.mail.reply_to in pl.addresses]
+                if self._free_powers(game):
+                    open_games.append(name)
+            s.results.append({"kind": "list", "line": cmd.line, "games": games, "open": open_games})
+            return
+        game = self._find_game(s, cmd.args[0]) if cmd.args else s.game
+        if game is None:
+            return self._error(s, cmd.line, "no_such_game", game=cmd.args[0])
+        players = []
+        for p, pl in game.players.items():
+            if not pl.addresses:
+                status = "vacant"
+            elif game.phase.kind != "A" and not game.unordered(p):
+                status = "complete"
+            else:
+                status = "playing"
+            players.append({"power": p, "status": status})
+        units = [(p, sorted((u.type, u.location) for u in game.position.units.values() if u.power == p))
+                 for p in game.map.powers]
+        s.last_game = game.name
+        s.results.append({"kind": "list", "line": cmd.line, "game": game.name, "map": game.map_name,
+                          "phase": str(game.phase), "deadline": game.schedule.deadline,
+                          "timezone": game.settings.deadlines.timezone,
+                          "players": players, "units": [(p, us) for p, us in units if us]})
+
+    def _set_password(self, s: _Session, cmd: Command) -> None:
+        if s.game is None:
+            return self._error(s, cmd.line, "need_signon")
+        if len(cmd.args) != 1:
+            return self._error(s, cmd.line, "usage", usage=USAGE["set_password"])
+        if len(cmd.args[0]) < 4:
+            return self._error(s, cmd.line, "weak_password")
+        game = s.game
+        if s.power is None:
+            s.db.put("gm", game.name, dict(self._gm(s, game.name), password_hash=hash_password(cmd.args[0])))
+        else:
+            pl = game.players[s.power]
+            game.players[s.power] = Player(pl.addresses, hash_password(cmd.args[0]), pl.language)
+            self._changed(s, game)
+        s.results.append({"kind": "password_set", "line": cmd.line, "game": game.name})
+
+    def _set_address(self, s: _Session, cmd: Command) -> None:
+        if s.game is None:
+            return self._error(s, cmd.line, "need_signon")
+        if len(cmd.args) != 1:
+            return self._error(s, cmd.line, "usage", usage=USAGE["set_address"])
+        new = cmd.args[0].strip("<>").lower()
+        local, at, domain = new.partition("@")
+        if not (local and at and "." in domain):
+            return self._error(s, cmd.line, "bad_address", text=cmd.args[0])
+        game = s.game
+        if s.power is None:
+            gm = self._gm(s, game.name)
+            old = gm.get("address", "")
+            s.db.put("gm", game.name, dict(gm, address=new))
+        else:
+            pl = game.players[s.power]
+            old = pl.addresses[0] if pl.addresses else ""
+            game.players[s.power] = Player((new,) + tuple(a for a in pl.addresses if a != new),
+                                           pl.password_hash, pl.language)
+            self._changed(s, game)
+        s.cc.add(new)
+        s.results.append({"kind": "address_set", "line": cmd.line, "game": game.name,
+                          "address": new, "old": old})
+
+    def _set_language(self, s: _Session, cmd: Command) -> None:
+        lang = _LANG_WORDS.get(" ".join(cmd.args).lower()) if cmd.args else None
+        if lang is None:
+            return self._error(s, cmd.line, "bad_language", text=" ".join(cmd.args))
+        s.language = lang
+        s.db.put("accounts", s.mail.reply_to, {"language": lang})
+        for name in s.db.all("games"):
+            game = self._find_game(s, name)
+            for p, pl in game.players.items():
+                if s.mail.reply_to in pl.addresses and pl.language != lang:
+                    game.players[p] = Player(pl.addresses, pl.password_hash, lang)
+                    self._changed(s, game)
+        s.results.append({"kind": "language_set", "line": cmd.line, "language": lang})
+
+    def _resign(self, s: _Session, cmd: Command) -> None:
+        if s.game is None or s.power is None:
+            return self._error(s, cmd.line, "need_signon")
+        game, power = s.game, s.power
+        game.players[power] = Player()
+        self._changed(s, game)
+        s.results.append({"kind": "resigned", "line": cmd.line, "game": game.name, "map": game.map_name,
+                          "power": power})
+        s.game, s.power = None, None
+
+    # ---- orders --------------------------------------------------------------------
+    def _flush_orders(self, s: _Session) -> None:
+        """Parse and submit the order lines gathered since the last command."""
+        if not s.orders:
+            return
+        game, power, lines = s.game, s.power, s.orders
+        s.orders = []
+        names = Words(game.map_name, "en").names
+        ctx = ParseContext(map=game.map, names=names, phase_kind=game.phase.kind,
+                           position=game.position, power=power)
+        receipts = game.submit(power, parse_orders("\n".join(lines), ctx), s.now)
+        self._changed(s, game)
+        accepted = [{"input": r.input, "order": r.order, "replaces": bool(r.replaced)}
+                    for r in receipts if r.ok]
+        rejected = []
+        for r in receipts:
+            if not r.ok:
+                suggestions = list(getattr(r.error, "params", {}).get("suggestions", ()) or ())
+                if not suggestions and suggest_command(r.input):
+                    suggestions = [suggest_command(r.input)]
+                rejected.append({"input": r.input, "error": r.error, "suggestions": suggestions})
+        missing = []
+        for loc in game.unordered(power):
+            prov = loc.partition("/")[0]
+            unit = game.position.units[prov] if game.phase.kind == "M" else game.position.dislodged[prov].unit
+            missing.append((unit.type, unit.location))
+        s.results.append({"kind": "orders", "game": game.name, "map": game.map_name, "power": power,
+                          "phase": str(game.phase), "accepted": accepted, "rejected": rejected,
+                          "missing": missing, "deadline": game.schedule.deadline,
+                          "timezone": game.settings.deadlines.timezone})

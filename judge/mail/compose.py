@@ -1,0 +1,77 @@
+"""Building the judge's outgoing mails, deterministically.
+
+The same (inbound key, purpose, recipient) always gives the same Message-ID,
+so a rerun after a crash produces the same mail, which the outbox and the
+maildir transport recognise as already there.
+
+Headers of every mail: From, To (and Cc), Subject, Date, Message-ID,
+``Auto-Submitted: auto-replied`` (RFC 3834), ``X-Loop: <judge address>`` (our
+own loop header), and when it concerns a game ``List-Id: <game>.<domain>``
+and a ``References`` chain rooted at the game's thread id, so every mail of a
+game is one thread in the player's mail reader.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timezone
+from email import policy
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import format_datetime
+
+from .message import LOOP_HEADER
+
+# 7-bit transfer encodings (base64/quoted-printable): safe for any relay
+OUT_POLICY = policy.default.clone(cte_type="7bit", linesep="\r\n")
+
+
+def message_id_for(inbound_key: str, purpose: str, recipient: str, domain: str) -> str:
+    """``<hex@domain>`` from sha256 of (inbound key, purpose, recipient)."""
+    digest = hashlib.sha256("\0".join((inbound_key, purpose, recipient.lower())).encode()).hexdigest()
+    return f"<{digest[:40]}@{domain}>"
+
+
+def game_thread_id(game: str, domain: str) -> str:
+    """The Message-ID every mail of ``game`` refers to (the thread's root)."""
+    return f"<game.{hashlib.sha256(game.lower().encode()).hexdigest()[:16]}@{domain}>"
+
+
+def list_id(game: str, domain: str) -> str:
+    """``List-Id`` value of a game: ``<name.domain>`` (name reduced to safe characters)."""
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in game.lower())
+    return f"{game} <{safe}.{domain}>"
+
+
+def compose(*, sender_name: str, sender_address: str, to: list[str], cc: list[str], subject: str,
+            body: str, message_id: str, now: datetime, lang: str, in_reply_to: str = "",
+            references: tuple[str, ...] = (), game: str | None = None, domain: str) -> EmailMessage:
+    """An outgoing text/plain UTF-8 mail (see module doc for its headers).
+    ``now`` is the Date (UTC); ``in_reply_to`` the inbound Message-ID or ``""``."""
+    msg = EmailMessage(policy=OUT_POLICY)
+    local, _, dom = sender_address.partition("@")
+    msg["From"] = Address(display_name=sender_name, username=local, domain=dom)
+    msg["To"] = ", ".join(to)
+    if cc:
+        msg["Cc"] = ", ".join(cc)
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(now.astimezone(timezone.utc))
+    msg["Message-ID"] = message_id
+    refs = list(references)
+    if game:
+        refs.insert(0, game_thread_id(game, domain))
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+        refs.append(in_reply_to)
+    refs = list(dict.fromkeys(refs))
+    if len(refs) > 10:               # keep the root and the most recent ones
+        refs = refs[:1] + refs[-9:]
+    if refs:
+        msg["References"] = " ".join(refs)
+    msg["Auto-Submitted"] = "auto-replied"
+    msg[LOOP_HEADER] = sender_address
+    if game:
+        msg["List-Id"] = list_id(game, domain)
+    msg["Content-Language"] = lang
+    msg.set_content(body, charset="utf-8")
+    return msg

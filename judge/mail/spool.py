@@ -1,0 +1,181 @@
+"""The spool: every inbound mail is written here, durably, before anything else.
+
+Layout under the spool folder::
+
+    tmp/     entries being written (a crash leaves only garbage here, removed at start)
+    new/     entries waiting for the worker, processed in name order
+    shunt/   entries set aside after repeated failures: NAME.eml (the raw bytes,
+             unchanged) and NAME.json (key, source, attempts, last error)
+
+An entry file in ``new/`` is one JSON line of metadata, a newline, then the raw
+message bytes. Names are ``<ns since epoch, 20 digits>-<seq>-<hash>.msg`` so the
+name order is the arrival order. Writes go to ``tmp/``, are fsynced, renamed
+into place and the folder is fsynced (the Mailman queue discipline).
+
+Metadata keys: ``key`` (ledger key, see :func:`message_key`), ``source``
+(``"smtp"``, ``"imap"``, ``"cli"``), ``received`` (UTC ISO time) and
+transport details (``uid``/``uidvalidity``/``folder`` for IMAP, ``mail_from``
+/ ``rcpt_tos`` for SMTP), ``attempts`` (failed processing attempts so far),
+``retry`` (true when a judgekeeper sent a shunted entry back).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import threading
+import time
+from dataclasses import dataclass
+from email import policy
+from email.parser import BytesHeaderParser
+from pathlib import Path
+
+_HEADER_PARSER = BytesHeaderParser(policy=policy.default)
+
+
+def message_key(raw: bytes) -> str:
+    """The ledger key of a raw mail: its Message-ID without ``<>`` (lower-cased
+    domain part kept as written), else ``sha256:<hex of the bytes>``."""
+    try:
+        value = _HEADER_PARSER.parsebytes(raw).get("Message-ID")
+        mid = str(value).strip() if value is not None else ""
+    except Exception:  # noqa: BLE001 - a header that defeats the parser: fall back to the hash
+        mid = ""
+    mid = mid.strip("<> \t\r\n")
+    if mid and len(mid) <= 500 and " " not in mid:
+        return mid
+    return "sha256:" + hashlib.sha256(raw).hexdigest()
+
+
+@dataclass(frozen=True)
+class SpoolEntry:
+    """One spooled mail: ``name`` (file name), ``meta`` (dict, see module doc), ``raw`` bytes."""
+    name: str
+    meta: dict
+    raw: bytes
+
+    @property
+    def key(self) -> str:
+        return self.meta["key"]
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_durably(tmp: Path, final: Path, data: bytes) -> None:
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.rename(tmp, final)
+    _fsync_dir(final.parent)
+
+
+class Spool:
+    """A spool folder (see module doc). Safe to :meth:`put` from several threads;
+    one worker reads and removes entries."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self.tmp, self.new, self.shunt_dir = self.root / "tmp", self.root / "new", self.root / "shunt"
+        for d in (self.tmp, self.new, self.shunt_dir):
+            d.mkdir(parents=True, exist_ok=True)
+        self._seq = itertools.count()
+        self._lock = threading.Lock()
+
+    def clean_tmp(self) -> None:
+        """Remove half-written entries left by a crash (call once at start, before any put)."""
+        for p in self.tmp.iterdir():
+            p.unlink(missing_ok=True)
+
+    def _name(self, key: str) -> str:
+        with self._lock:
+            seq = next(self._seq) % 1_000_000
+            stamp = time.time_ns()
+        digest = hashlib.sha256(key.encode()).hexdigest()[:12]
+        return f"{stamp:020d}-{seq:06d}-{digest}.msg"
+
+    def put(self, raw: bytes, meta: dict) -> SpoolEntry:
+        """Spool ``raw`` with ``meta`` (``key`` is filled in if absent); durable on return."""
+        meta = dict(meta)
+        meta.setdefault("key", message_key(raw))
+        meta.setdefault("attempts", 0)
+        name = self._name(meta["key"])
+        self._write(name, meta, raw)
+        return SpoolEntry(name, meta, raw)
+
+    def _write(self, name: str, meta: dict, raw: bytes) -> None:
+        head = json.dumps(meta, ensure_ascii=True, sort_keys=True).encode() + b"\n"
+        _write_durably(self.tmp / name, self.new / name, head + raw)
+
+    def pending(self) -> list[str]:
+        """Names of the entries in ``new/``, oldest first."""
+        return sorted(p.name for p in self.new.iterdir() if p.suffix == ".msg")
+
+    def read(self, name: str) -> SpoolEntry:
+        """The entry ``name`` from ``new/``; OSError if it is gone; ValueError if its
+        metadata line is unreadable."""
+        data = (self.new / name).read_bytes()
+        head, _, raw = data.partition(b"\n")
+        meta = json.loads(head)
+        if not isinstance(meta, dict) or "key" not in meta:
+            raise ValueError(f"spool entry {name}: bad metadata line")
+        return SpoolEntry(name, meta, raw)
+
+    def remove(self, name: str) -> None:
+        """Forget a processed entry (after its commit)."""
+        (self.new / name).unlink(missing_ok=True)
+
+    def record_failure(self, entry: SpoolEntry, error: str) -> SpoolEntry:
+        """Count one failed attempt in the entry's metadata (rewritten durably)."""
+        meta = dict(entry.meta, attempts=entry.meta.get("attempts", 0) + 1, error=error[:2000])
+        self._write(entry.name, meta, entry.raw)
+        return SpoolEntry(entry.name, meta, entry.raw)
+
+    def shunt(self, entry: SpoolEntry, reason: str) -> Path:
+        """Set ``entry`` aside: ``shunt/NAME.eml`` keeps the raw bytes, ``NAME.json``
+        the metadata and ``reason``; the entry leaves ``new/``. Returns the .eml path."""
+        stem = entry.name.removesuffix(".msg")
+        eml = self.shunt_dir / f"{stem}.eml"
+        _write_durably(self.tmp / f"{stem}.eml", eml, entry.raw)
+        info = dict(entry.meta, reason=reason[:2000], shunted=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+        _write_durably(self.tmp / f"{stem}.json", self.shunt_dir / f"{stem}.json",
+                       json.dumps(info, ensure_ascii=False, indent=1, sort_keys=True).encode())
+        self.remove(entry.name)
+        return eml
+
+    def shunted(self) -> list[dict]:
+        """Metadata of every shunted entry (with ``name`` and ``path``), oldest first."""
+        out = []
+        for p in sorted(self.shunt_dir.glob("*.json")):
+            try:
+                info = json.loads(p.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            info["name"] = p.stem
+            info["path"] = str(p.with_suffix(".eml"))
+            out.append(info)
+        return out
+
+    def retry(self, key_or_name: str) -> SpoolEntry:
+        """Send a shunted entry (by ledger key or file stem) back to ``new/`` with
+        ``retry`` set and its attempts reset. KeyError if no shunted entry matches."""
+        for info in self.shunted():
+            if key_or_name in (info["name"], info.get("key")):
+                stem = info["name"]
+                raw = (self.shunt_dir / f"{stem}.eml").read_bytes()
+                meta = {k: v for k, v in info.items()
+                        if k not in ("name", "path", "reason", "shunted", "error")}
+                meta.update(attempts=0, retry=True)
+                entry = self.put(raw, meta)
+                (self.shunt_dir / f"{stem}.json").unlink(missing_ok=True)
+                (self.shunt_dir / f"{stem}.eml").unlink(missing_ok=True)
+                return entry
+        raise KeyError(key_or_name)

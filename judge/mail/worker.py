@@ -1,0 +1,307 @@
+"""The worker: the one thread that writes the store.
+
+For each spool entry, oldest first:
+
+1. read it; if its key is in the ledger already, it is a duplicate: drop the
+   entry, acknowledge it, change nothing;
+2. parse it (:func:`~judge.mail.message.read_mail`); automatic mail (bounces,
+   auto-replies, list mail, the judge's own mail) gets a ledger entry and no answer;
+3. otherwise the command handler runs on a :class:`~judge.mail.staging.Staging`
+   and returns :class:`~judge.mail.commands.Reply` requests, which are rendered
+   and composed here (Message-ID from (key, purpose, recipient));
+4. the staged game changes, the ledger entry and the outbox rows are committed
+   in ONE store transaction (entries waiting together, up to ``batch``, share
+   that transaction: a group commit);
+5. only then the spool entry is removed, the inbound transport is told to
+   acknowledge (IMAP ``\\Seen``), and the outbox rows go to the sender.
+
+A handler or template error is retried ``worker.max_attempts`` times with a
+doubling delay, the entry blocking the ones behind it (order matters: the last
+orders count); then it is shunted (bytes kept in ``spool/shunt``), a ledger
+entry says so, the judgekeeper gets a notice and the sender a short answer.
+
+The sender thread reports back through :meth:`Worker.report`; the worker
+records sent/failed states (a few at a time, see :data:`REPORT_DELAY`), so
+the store still has one writer.
+
+Store tables: ``ledger`` (key -> {status: done|ignored|shunted, at, from,
+subject, reason?, replies: [Message-IDs]}), ``outbox`` (Message-ID ->
+{status: pending|sent|failed, to, cc, raw, created, inbound, purpose,
+attempts, sent_at?, error?}).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+import traceback
+from datetime import datetime, timezone
+from typing import Callable
+
+from . import faults
+from .commands import CommandHandler, Reply
+from .compose import compose, message_id_for
+from .message import InboundMail, read_mail
+from .render import render
+from .spool import Spool, SpoolEntry
+from .staging import Staging
+
+log = logging.getLogger("judge.mail")
+
+PRELOAD = ("ledger", "accounts", "gm", "games")
+"""Tables a batch reads whole at its start (the store re-reads its file for every lookup)."""
+
+REPORT_DELAY = 0.5
+"""Seconds sender reports may wait while mail is coming in, so a burst records
+its sent states in a few writes (a crash in that window only means the maildir
+transport skips, or an SMTP relay sees again, a mail with the same Message-ID)."""
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Worker:
+    """See module doc. ``ack(meta)`` is called (from the worker thread) after an
+    entry is committed or found to be a duplicate; ``send(rows)`` hands committed
+    outbox rows ({"id": Message-ID, ...}) to the sender."""
+
+    def __init__(self, store, spool: Spool, handler: CommandHandler, *, address: str, name: str,
+                 domain: str, keeper: str, language: str = "en", max_attempts: int = 3,
+                 retry_delay: float = 2.0, batch: int = 50, clock: Callable[[], datetime] = utc_now,
+                 ack: Callable[[dict], None] = lambda meta: None,
+                 send: Callable[[list[dict]], None] = lambda rows: None):
+        self.store, self.spool, self.handler = store, spool, handler
+        self.address, self.name, self.domain, self.keeper = address, name, domain, keeper
+        self.language = language
+        self.max_attempts, self.retry_delay, self.batch = max_attempts, retry_delay, batch
+        self.clock, self.ack, self.send = clock, ack, send
+        self.events: queue.Queue = queue.Queue()
+        self._not_before: dict[str, float] = {}
+        self._reports: list[tuple] = []         # sender reports not yet recorded
+        self._reports_since = time.monotonic()
+        self._stop = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    # ---- threads ---------------------------------------------------------------
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self.run, name="judge-worker", daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.events.put(("wake",))
+        if self.thread:
+            self.thread.join(timeout=30)
+
+    def wake(self) -> None:
+        """A new spool entry is there."""
+        self.events.put(("wake",))
+
+    def report(self, kind: str, message_id: str, **info) -> None:
+        """From the sender: ``kind`` is ``"sent"`` or ``"failed"`` (info: error)."""
+        self.events.put((kind, message_id, info))
+
+    def run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                timeout = self.drain()
+            except Exception:  # noqa: BLE001 - e.g. a full disk: keep the entry, try again
+                log.exception("worker: processing failed; the entry stays in the spool")
+                timeout = 5.0
+            try:
+                self._reports.append(self.events.get(timeout=timeout if not self._reports else
+                                                     min(timeout, REPORT_DELAY)))
+                while True:
+                    self._reports.append(self.events.get_nowait())
+            except queue.Empty:
+                pass
+            self._reports = [e for e in self._reports if e[0] in ("sent", "failed")]
+            if self._reports and (not self.spool.pending() or len(self._reports) >= 200
+                                  or time.monotonic() - self._reports_since > REPORT_DELAY):
+                try:
+                    self.record_reports(self._reports)
+                except Exception:  # noqa: BLE001 - the rows stay pending and are sent again at start
+                    log.exception("worker: could not record sent states")
+                self._reports = []
+            if not self._reports:
+                self._reports_since = time.monotonic()
+
+    # ---- spool entries ---------------------------------------------------------
+    def drain(self) -> float:
+        """Process waiting spool entries in order, up to ``batch`` per commit;
+        returns how long to wait (s) before looking again (an entry may be
+        waiting for its retry time, and holds back the ones behind it)."""
+        while not self._stop.is_set():
+            names = []
+            for name in self.spool.pending():
+                wait = self._not_before.get(name, 0) - time.monotonic()
+                if wait > 0:
+                    if not names:
+                        return min(wait, 1.0)
+                    break
+                names.append(name)
+                if len(names) == self.batch:
+                    break
+            if not names:
+                return 1.0
+            self.process_batch(names)
+        return 0.1
+
+    def process(self, name: str) -> None:
+        """Process the spool entry ``name`` (see module doc)."""
+        self.process_batch([name])
+
+    def process_batch(self, names: list[str]) -> None:
+        """Process entries in order and commit them in ONE transaction (a group
+        commit: a burst of mail costs one write, not one per mail). An entry that
+        fails stops the batch: the ones before it are committed, it is retried
+        later (or shunted), the ones after it wait."""
+        batch = Staging(self.store)
+        for table in PRELOAD:              # one read of the store per table, not one per document
+            batch.all(table)
+        done: list[tuple[SpoolEntry, list[dict], str]] = []
+        failed = None
+        for name in names:
+            try:
+                entry = self.spool.read(name)
+            except FileNotFoundError:
+                continue
+            except (OSError, ValueError) as e:
+                log.error("spool entry %s unreadable (%s): set aside", name, e)
+                raw = (self.spool.new / name).read_bytes()
+                self.spool.shunt(SpoolEntry(name, {"key": f"unreadable:{name}"}, raw), f"unreadable: {e}")
+                continue
+            seen = batch.get("ledger", entry.key)
+            if seen is not None and not (seen.get("status") == "shunted" and entry.meta.get("retry")):
+                done.append((entry, [], f"duplicate of a mail already {seen.get('status')}; nothing changed"))
+                continue
+            now = self.clock()
+            mail = None
+            try:
+                mail = read_mail(entry.raw, entry.key, self.address, entry.meta.get("mail_from"))
+                staging = Staging(batch)
+                if mail.automatic:
+                    replies: list[Reply] = []
+                    status, summary = "ignored", f"not answered ({mail.automatic})"
+                else:
+                    replies = self.handler.handle(mail, staging, now)
+                    status, summary = "done", f"{len(replies)} repl{'y' if len(replies) == 1 else 'ies'}"
+                rows = [self._row(mail, r, now) for r in replies]
+            except Exception as e:  # noqa: BLE001 - any bug in a handler must not lose the mail
+                failed = (entry, mail, e)
+                break
+            staging.apply(batch)
+            ledger = {"status": status, "at": now.isoformat(), "from": mail.sender,
+                      "subject": mail.subject[:200], "replies": [r["id"] for r in rows]}
+            if mail.automatic:
+                ledger["reason"] = mail.automatic
+            batch.put("ledger", entry.key, ledger)
+            for row in rows:
+                batch.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
+            done.append((entry, rows, f"from {mail.sender or '?'} {mail.subject[:60]!r}: {summary}"))
+        if batch.changes:
+            faults.checkpoint("before_commit")
+            with self.store.transaction() as tx:
+                batch.apply(tx)
+            faults.checkpoint("after_commit")
+        for entry, rows, summary in done:
+            log.info("mail %s %s", entry.key, summary)
+            self._finish(entry)
+            self.send(rows)
+        if failed:
+            self._failed(*failed)
+
+    def _finish(self, entry: SpoolEntry) -> None:
+        self._not_before.pop(entry.name, None)
+        self.spool.remove(entry.name)
+        faults.checkpoint("before_ack")
+        self.ack(entry.meta)
+
+    def _row(self, mail: InboundMail, reply: Reply, now: datetime) -> dict:
+        subject, body = render(reply.template, reply.lang, **reply.context)
+        primary = reply.to[0]
+        mid = message_id_for(mail.key, reply.purpose, primary, self.domain)
+        msg = compose(sender_name=self.name, sender_address=self.address, to=list(reply.to),
+                      cc=list(reply.cc), subject=subject, body=body, message_id=mid, now=now,
+                      lang=reply.lang, in_reply_to=mail.message_id if reply.in_reply else "",
+                      references=mail.references if reply.in_reply else (), game=reply.game,
+                      domain=self.domain)
+        return {"id": mid, "status": "pending", "to": list(reply.to), "cc": list(reply.cc), "subject": subject,
+                "raw": msg.as_bytes().decode("ascii"), "created": now.isoformat(),
+                "inbound": mail.key, "purpose": reply.purpose, "attempts": 0}
+
+    def _failed(self, entry: SpoolEntry, mail: InboundMail | None, error: Exception) -> None:
+        detail = "".join(traceback.format_exception_only(type(error), error)).strip()
+        attempts = entry.meta.get("attempts", 0) + 1
+        if attempts < self.max_attempts:
+            entry = self.spool.record_failure(entry, detail)
+            delay = self.retry_delay * 2 ** (attempts - 1)
+            self._not_before[entry.name] = time.monotonic() + delay
+            log.warning("mail %s: attempt %d failed (%s); retry in %.0f s", entry.key, attempts, detail, delay)
+            return
+        log.error("mail %s: failed %d times (%s); set aside:\n%s", entry.key, attempts, detail,
+                  "".join(traceback.format_exception(error)))
+        now = self.clock()
+        path = self.spool.shunt(entry, detail)
+        if mail is None:
+            mail = _blank_mail(entry.key)
+        replies = [Reply(purpose="shunt-notice", to=(self.keeper,), template="shunt_notice.txt",
+                         lang=self.language, in_reply=False,
+                         context={"key": entry.key, "sender": mail.sender, "subject": mail.subject,
+                                  "error": detail, "path": str(path), "attempts": attempts})]
+        if mail.reply_to and not mail.automatic:
+            replies.append(Reply(purpose="shunted", to=(mail.reply_to,), template="shunted.txt",
+                                 lang=self.language, context={"subject": mail.subject}))
+        rows = [self._row(mail, r, now) for r in replies]
+        with self.store.transaction() as tx:
+            tx.put("ledger", entry.key, {"status": "shunted", "at": now.isoformat(), "from": mail.sender,
+                                         "subject": mail.subject[:200], "reason": detail,
+                                         "replies": [r["id"] for r in rows]})
+            for row in rows:
+                tx.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
+        self._not_before.pop(entry.name, None)
+        self.ack(entry.meta)
+        self.send(rows)
+
+    # ---- sender reports --------------------------------------------------------
+    def record_reports(self, reports: list[tuple]) -> None:
+        """Commit sent/failed states of outbox rows, all in one transaction: a
+        sent row is deleted (the ledger keeps its Message-ID), a failed one is
+        kept with its text and makes a notice to the judgekeeper (unless it was one)."""
+        if not reports:
+            return
+        now = self.clock()
+        notices, notice_rows = [], []
+        outbox = self.store.all("outbox")      # one read of the store for all the reports
+        with self.store.transaction() as tx:
+            for kind, mid, info in reports:
+                row = outbox.get(mid)
+                if row is None or row.get("status") != "pending":
+                    continue
+                if kind == "sent":           # the ledger keeps its Message-ID; keep the store small
+                    tx.delete("outbox", mid)
+                    continue
+                row = dict(row, status="failed", error=info.get("error", ""),
+                           attempts=info.get("attempts", row.get("attempts", 0)))
+                if row.get("purpose") != "send-failed-notice":
+                    notices.append((mid, row))
+                tx.put("outbox", mid, row)
+            for mid, row in notices:
+                reply = Reply(purpose="send-failed-notice", to=(self.keeper,), template="send_failed.txt",
+                              lang=self.language, in_reply=False,
+                              context={"message_id": mid, "to": row["to"], "error": row.get("error", "")})
+                notice = self._row(_blank_mail(mid), reply, now)
+                tx.put("outbox", notice["id"], {k: v for k, v in notice.items() if k != "id"})
+                notice_rows.append(notice)
+        for mid, row in notices:
+            log.error("outgoing mail %s to %s failed for good: %s", mid, ", ".join(row["to"]), row["error"])
+        self.send(notice_rows)
+
+
+def _blank_mail(key: str) -> InboundMail:
+    """Stands for the inbound mail of a notice that answers none."""
+    return InboundMail(key=key, sender="", sender_name="", reply_to="", subject="", message_id="",
+                       references=(), text="", automatic="")

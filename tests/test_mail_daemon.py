@@ -1,0 +1,165 @@
+"""``judge serve`` as a process: the embedded SMTP default, duplicates, garbage,
+an SMTP relay with STARTTLS and AUTH, and a clean stop."""
+
+from __future__ import annotations
+
+import email
+import json
+import os
+import smtplib
+import subprocess
+import sys
+import time
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from mailserver.harness import REPO, DaemonProcess, SmtpSink, free_port, wait_for, write_config
+
+
+def order_mail(body: str, mid: str, frm: str = "alice@example.org", **extra) -> EmailMessage:
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"], m["Message-ID"] = frm, "judge@example.test", "orders", mid
+    for k, v in extra.items():
+        m[k] = v
+    m.set_content(body)
+    return m
+
+
+def outbox(data: Path) -> list:
+    new = data / "outbox" / "new"
+    return [email.message_from_bytes(p.read_bytes(), policy=policy.default)
+            for p in sorted(new.iterdir())] if new.exists() else []
+
+
+def store(data: Path) -> dict:
+    raw = json.loads((data / "judge.json").read_text())
+    return {t: {r["key"]: r["doc"] for r in rows.values()} for t, rows in raw.items()}
+
+
+@pytest.fixture
+def smtp_daemon(tmp_path):
+    port = free_port()
+    data = tmp_path / "data"
+    cfg = write_config(tmp_path / "judge.toml", data,
+                       inbound={"transport": "smtp", "smtp": {"port": port, "max_message_bytes": 8_000_000}},
+                       outbound={"transport": "maildir"})
+    d = DaemonProcess(cfg)
+    d.wait_ready(tmp_path / "judge.log", "judge judge@example.test: reading")
+    yield port, data, d
+    d.stop()
+
+
+def send(port: int, msg: EmailMessage) -> None:
+    with smtplib.SMTP("127.0.0.1", port, timeout=10) as s:
+        s.send_message(msg)
+
+
+def test_embedded_default_with_no_config(tmp_path):
+    """README's first command: `judge serve`; a mail sent with smtplib gets a
+    confirmation in the outbox."""
+    proc = subprocess.Popen([sys.executable, "-m", "judge.cli", "serve"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(REPO)))
+    try:
+        banner = [proc.stdout.readline() for _ in range(4)]
+        assert "127.0.0.1:2525" in "".join(banner)
+        assert str(tmp_path / "judge-data" / "outbox") in "".join(banner)
+        wait_for(lambda: _can_connect(2525), what="port 2525")
+        send(2525, order_mail("HELP\n", "<default@x>"))
+        [reply] = wait_for(lambda: outbox(tmp_path / "judge-data"), what="a reply in the outbox")
+        assert reply["To"] == "alice@example.org" and "SIGNON GAME" in reply.get_content()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    assert proc.returncode == 0
+
+
+def _can_connect(port: int) -> bool:
+    import socket
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def test_same_mail_twice_one_effect_one_reply(smtp_daemon):
+    port, data, _ = smtp_daemon
+    msg = order_mail("CREATE twice secret\n", "<twice@x>")
+    send(port, msg)
+    send(port, msg)
+    send(port, order_mail("LIST twice\n", "<after@x>"))
+    wait_for(lambda: len(outbox(data)) == 2, what="two replies")
+    time.sleep(0.5)
+    replies = outbox(data)
+    assert len(replies) == 2
+    assert sorted(r["In-Reply-To"] for r in replies) == ["<after@x>", "<twice@x>"]
+    assert "exists already" not in "".join(r.get_content() for r in replies)
+    assert set(store(data)["ledger"]) == {"twice@x", "after@x"}
+
+
+GARBAGE = [
+    ("wrong charset", b"Content-Type: text/plain; charset=utf-8\r\n\r\n" + "帮助\r\n".encode("gb18030")),
+    ("no body", b"Content-Type: text/plain\r\n\r\n"),
+    ("html only", b"Content-Type: text/html; charset=utf-8\r\n\r\n<p>HELP</p>\r\n"),
+    ("broken mime", b"MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=Q\r\n\r\n--Q\r\n"
+                    b"Content-Type: text/plain\r\n\r\nHELP\r\n--Q\r\nContent-Type: app"),
+    ("bad base64", b"Content-Type: text/plain\r\nContent-Transfer-Encoding: base64\r\n\r\n%%%not base64!!\r\n"),
+]
+
+
+def test_garbage_gets_clear_answers_and_the_daemon_keeps_running(smtp_daemon):
+    port, data, daemon = smtp_daemon
+    for i, (subject, tail) in enumerate(GARBAGE):
+        head = (f"From: g{i}@example.org\r\nTo: judge@example.test\r\nSubject: {subject}\r\n"
+                f"Message-ID: <garbage{i}@x>\r\n").encode()
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as s:
+            s.sendmail(f"g{i}@example.org", ["judge@example.test"], head + tail)
+    big = order_mail("HELP\n", "<big@x>", frm="big@example.org")
+    big.add_attachment(os.urandom(5 * 1024 * 1024), maintype="application", subtype="octet-stream",
+                       filename="map.bin")
+    send(port, big)
+    too_big = order_mail("HELP\n", "<huge@x>")
+    too_big.add_attachment(b"x" * 9_000_000, maintype="application", subtype="octet-stream")
+    with pytest.raises(smtplib.SMTPException) as refused:
+        send(port, too_big)
+    assert "552" in str(refused.value)
+    wait_for(lambda: len(outbox(data)) == len(GARBAGE) + 1, timeout=30, what="an answer to each")
+    by_subject = {r["Subject"]: r.get_content() for r in outbox(data)}
+    assert "已按其他字符集读取" in by_subject["Re: wrong charset"]   # Chinese mail, Chinese answer
+    assert "No command was found" in by_subject["Re: no body"]
+    assert "only an HTML part" in by_subject["Re: html only"]
+    assert "MIME structure is damaged" in by_subject["Re: broken mime"]
+    assert "attachment(s) were ignored" in by_subject["Re: orders"]
+    assert daemon.proc.poll() is None
+    send(port, order_mail("HELP\n", "<still@x>"))
+    wait_for(lambda: len(outbox(data)) == len(GARBAGE) + 2, what="the daemon still answers")
+
+
+def test_smtp_relay_with_starttls_and_auth(tmp_path):
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
+                    "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key),
+                    "-out", str(cert)], check=True, capture_output=True)
+    with SmtpSink(tls_cert=(str(cert), str(key)), auth=("judge", "relaypw")) as sink:
+        port = free_port()
+        cfg = write_config(tmp_path / "judge.toml", tmp_path / "data",
+                           inbound={"transport": "smtp", "smtp": {"port": port}},
+                           outbound={"transport": "smtp", "backoff_base": 0.2,
+                                     "smtp": {"host": "127.0.0.1", "port": sink.port, "security": "starttls",
+                                              "cafile": str(cert), "username": "judge"}})
+        d = DaemonProcess(cfg, env={"JUDGE_SMTP_PASSWORD": "relaypw"})
+        try:
+            d.wait_ready(tmp_path / "judge.log", "judge judge@example.test: reading")
+            send(port, order_mail("HELP\n", "<relay@x>", Cc="x@example.org"))
+            wait_for(lambda: sink.messages, what="the relay to get the reply")
+            _, mail_from, rcpts, msg = sink.messages[0]
+            assert mail_from == "judge@example.test" and rcpts == ["alice@example.org"]
+            assert msg["Auto-Submitted"] == "auto-replied" and msg["In-Reply-To"] == "<relay@x>"
+            wait_for(lambda: msg["Message-ID"] not in store(tmp_path / "data").get("outbox", {}),
+                     what="the row recorded as sent")
+        finally:
+            d.stop()
+    assert d.proc.returncode == 0

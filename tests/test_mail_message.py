@@ -1,0 +1,172 @@
+"""Reading inbound mail: bodies, charsets, HTML, quotes, signatures, automatic mail."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+
+import pytest
+
+from judge.mail.message import decode_bytes, html_to_text, read_mail, strip_quotes_and_signature
+from judge.mail.spool import message_key
+
+JUDGE = "judge@example.test"
+ORDERS_ZH = "登录 g1 pw\n华沙陆军移动到莫斯科\n"
+ORDERS_ZH_HANT = "登入 g1 pw\n華沙陸軍移動到莫斯科\n"
+
+
+def mail(body: str = "HELP\n", *, charset: str = "utf-8", cte: str | None = None, subtype: str = "plain",
+         **headers) -> EmailMessage:
+    m = EmailMessage()
+    m["From"] = headers.pop("From", "Alice <Alice@Example.org>")
+    m["To"] = JUDGE
+    m["Subject"] = "orders"
+    for k, v in headers.items():
+        m[k.replace("_", "-")] = v
+    m.set_content(body, subtype=subtype, charset=charset, cte=cte)
+    return m
+
+
+def read(m) -> object:
+    raw = m if isinstance(m, bytes) else m.as_bytes()
+    return read_mail(raw, message_key(raw), JUDGE)
+
+
+@pytest.mark.parametrize("charset,cte,body", [
+    ("utf-8", "base64", ORDERS_ZH), ("utf-8", "quoted-printable", ORDERS_ZH), ("utf-8", "8bit", ORDERS_ZH),
+    ("gb2312", "base64", ORDERS_ZH), ("gbk", "quoted-printable", ORDERS_ZH), ("gb18030", "8bit", ORDERS_ZH),
+    ("big5", "base64", ORDERS_ZH_HANT), ("big5", "quoted-printable", ORDERS_ZH_HANT),
+])
+def test_chinese_charsets_and_transfer_encodings(charset, cte, body):
+    r = read(mail(body, charset=charset, cte=cte))
+    assert r.text == body.strip()
+    assert r.notes == ()
+    assert r.sender == "alice@example.org" and r.reply_to == "alice@example.org"
+
+
+def test_gbk_characters_in_a_mail_labelled_gb2312():
+    # 镕 is in GBK but not in GB2312: mailers label such text gb2312 all the same
+    raw = b"From: a@x.org\r\nContent-Type: text/plain; charset=gb2312\r\n\r\n" + "朱镕基\r\n".encode("gbk")
+    assert read(raw).text == "朱镕基"
+
+
+def test_wrong_charset_label_is_noted_and_text_recovered():
+    raw = b"From: a@x.org\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + ORDERS_ZH.encode("gb18030")
+    r = read(raw)
+    assert r.text == ORDERS_ZH.strip()
+    assert "charset_wrong:utf-8" in r.notes
+
+
+def test_unknown_charset_is_noted():
+    raw = b"From: a@x.org\r\nContent-Type: text/plain; charset=x-klingon\r\n\r\nHELP\r\n"
+    r = read(raw)
+    assert r.text == "HELP" and "charset_unknown:x-klingon" in r.notes
+
+
+def test_undecodable_bytes_are_replaced_not_fatal():
+    text, notes = decode_bytes(b"\xff\xfe\xfa HELP", "utf-8")
+    assert "HELP" in text and notes == ["charset_wrong:utf-8"]
+
+
+def test_html_only_mail_is_converted_by_the_library():
+    html = ("<html><head><style>p {color: red}</style></head><body><p>SIGNON g1 pw</p>"
+            "<div>A <b>Par</b> - Bur<br>F Bre&nbsp;H</div>"
+            "<blockquote>A Mar - Spa</blockquote><div class='gmail_quote'>On Mon X wrote:</div></body></html>")
+    r = read(mail(html, subtype="html"))
+    assert [line for line in r.text.split("\n") if line] == ["SIGNON g1 pw", "A Par - Bur", "F Bre H"]
+    assert "html_only" in r.notes
+
+
+def test_multipart_alternative_prefers_plain_and_ignores_attachments():
+    m = mail("SIGNON g1 pw\nA Par - Bur\n")
+    m.add_alternative("<p>something else</p>", subtype="html")
+    m.add_attachment(b"\0" * (5 * 1024 * 1024), maintype="application", subtype="octet-stream",
+                     filename="big.bin")
+    r = read(m)
+    assert r.text == "SIGNON g1 pw\nA Par - Bur"
+    assert "attachments:1" in r.notes
+
+
+def test_no_text_part():
+    m = EmailMessage()
+    m["From"] = "a@x.org"
+    m.set_content(b"\x89PNG", maintype="image", subtype="png")
+    r = read(m)
+    assert r.text == "" and "no_text" in r.notes
+
+
+def test_broken_mime_is_read_as_far_as_possible():
+    raw = (b"From: a@x.org\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"XX\"\r\n\r\n"
+           b"--XX\r\nContent-Type: text/plain\r\n\r\nHELP\r\n--XX\r\nContent-Type: text/pl")  # no end
+    r = read(raw)
+    assert r.text.startswith("HELP")
+    assert "broken_mime" in r.notes
+
+
+def test_garbage_bytes_never_raise():
+    r = read(b"\x00\x01\xff garbage without headers \xfe\r\n\r\n\x80\x81")
+    assert r.sender == "" and isinstance(r.text, str)
+
+
+def test_quoted_lines_attribution_and_signature_are_not_read():
+    body = ("SIGNON g1 pw\nA Par - Bur\n\nOn Mon, 1 Jan 2024, Judge <judge@x> wrote:\n"
+            "> A Mar - Spa\n>> F Bre - Mao\n  > indented quote\nF Bre - Eng\n-- \nAlice\nA Ven - Tri\n")
+    assert strip_quotes_and_signature(body) == "SIGNON g1 pw\nA Par - Bur\nF Bre - Eng"
+
+
+def test_signature_separator_without_trailing_space_and_chinese_attribution():
+    assert strip_quotes_and_signature("HELP\n\n张三 写道：\n> LIST\n--\nsig") == "HELP"
+
+
+def test_outlook_original_message_marker_ends_the_text():
+    assert strip_quotes_and_signature("LIST\n-----Original Message-----\nHELP") == "LIST"
+
+
+@pytest.mark.parametrize("headers,reason", [
+    ({"Auto_Submitted": "auto-replied"}, "auto-submitted"),
+    ({"Auto_Submitted": "auto-generated"}, "auto-submitted"),
+    ({"Precedence": "bulk"}, "precedence"),
+    ({"Precedence": "list"}, "precedence"),
+    ({"List_Id": "<dip.lists.example.org>"}, "mailing-list"),
+    ({"X_Autoreply": "yes"}, "auto-reply"),
+    ({"X_Loop": JUDGE}, "own-mail"),
+    ({"From": JUDGE}, "own-mail"),
+    ({"From": "MAILER-DAEMON@mx.example.org"}, "bounce"),
+    ({"Return_Path": "<>"}, "bounce"),
+])
+def test_automatic_mail_is_recognised(headers, reason):
+    assert read(mail(**headers)).automatic == reason
+
+
+def test_auto_submitted_no_is_a_person():
+    assert read(mail(Auto_Submitted="no")).automatic == ""
+
+
+def test_delivery_report_is_a_bounce():
+    m = EmailMessage()
+    m["From"] = "postmaster2@mx.example.org"
+    m.set_content("Delivery failed")
+    m.make_mixed()
+    m.set_type("multipart/report")
+    assert read(m).automatic == "bounce"
+
+
+def test_empty_envelope_sender_is_a_bounce():
+    raw = mail().as_bytes()
+    assert read_mail(raw, "k", JUDGE, envelope_from="").automatic == "bounce"
+    assert read_mail(raw, "k", JUDGE, envelope_from="alice@example.org").automatic == ""
+
+
+def test_reply_to_wins_over_from():
+    assert read(mail(Reply_To="Alice Home <alice@home.example>")).reply_to == "alice@home.example"
+
+
+def test_message_key_is_the_message_id_else_a_hash():
+    with_id = mail(Message_ID="<abc@x.org>").as_bytes()
+    assert message_key(with_id) == "abc@x.org"
+    without = mail().as_bytes()
+    assert message_key(without).startswith("sha256:") and message_key(without) == message_key(without)
+
+
+def test_html_to_text_keeps_line_structure():
+    assert html_to_text("<ul><li>A Par - Bur</li><li>F Bre - Mao</li></ul>").split() == \
+        ["A", "Par", "-", "Bur", "F", "Bre", "-", "Mao"]

@@ -1,0 +1,57 @@
+"""The spool: durable entries in arrival order, set aside and sent back."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from judge.mail.spool import Spool
+
+
+def test_entries_come_back_in_arrival_order_with_their_bytes(tmp_path):
+    spool = Spool(tmp_path)
+    raws = [f"Message-ID: <{i}@x>\r\n\r\nbody {i}\r\n".encode() for i in range(5)]
+    for raw in raws:
+        spool.put(raw, {"source": "smtp"})
+    names = spool.pending()
+    assert [spool.read(n).raw for n in names] == raws
+    assert [spool.read(n).key for n in names] == [f"{i}@x" for i in range(5)]
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_remove_and_clean_tmp(tmp_path):
+    spool = Spool(tmp_path)
+    entry = spool.put(b"\r\nx", {})
+    (tmp_path / "tmp" / "half-written").write_bytes(b"junk")
+    spool.clean_tmp()
+    spool.remove(entry.name)
+    assert spool.pending() == [] and list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_failures_are_counted_then_the_entry_is_shunted_and_sent_back(tmp_path):
+    spool = Spool(tmp_path)
+    raw = b"Message-ID: <m1@x>\r\n\r\nHELP\r\n"
+    entry = spool.put(raw, {"source": "imap", "uid": 7, "uidvalidity": 1})
+    entry = spool.record_failure(entry, "boom")
+    assert spool.read(entry.name).meta["attempts"] == 1
+    path = spool.shunt(entry, "boom again")
+    assert spool.pending() == []
+    assert path.read_bytes() == raw                     # the bytes, unchanged
+    [info] = spool.shunted()
+    assert info["key"] == "m1@x" and info["reason"] == "boom again" and info["uid"] == 7
+    back = spool.retry("m1@x")
+    assert back.meta["retry"] is True and back.meta["attempts"] == 0 and back.raw == raw
+    assert spool.shunted() == [] and spool.pending() == [back.name]
+
+
+def test_retry_of_an_unknown_key(tmp_path):
+    with pytest.raises(KeyError):
+        Spool(tmp_path).retry("nothing@x")
+
+
+def test_entry_file_is_one_json_line_then_the_raw_bytes(tmp_path):
+    spool = Spool(tmp_path)
+    entry = spool.put(b"raw\r\n", {"source": "smtp", "mail_from": "a@x"})
+    head, _, rest = (tmp_path / "new" / entry.name).read_bytes().partition(b"\n")
+    assert json.loads(head)["mail_from"] == "a@x" and rest == b"raw\r\n"
