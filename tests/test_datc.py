@@ -169,7 +169,7 @@ def _json_parts():
             yield pytest.param(case["id"] + ".retreat", case["retreat"], case, id=case["id"] + ".retreat")
 
 
-@pytest.mark.parametrize("case_id,part,case", _json_parts())
+@pytest.mark.parametrize("case_id,part,case", list(_json_parts()))
 def test_resolutions(case_id, part, case):
     expected, actual = _resolve(case_id, part, case["retreat_options"])
     assert actual == expected
