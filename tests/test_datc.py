@@ -212,3 +212,12 @@ def test_older_file_fails_exactly_the_listed_cases(name):
     for case in cases:        # a rule change passes under the profile that keeps the old rule
         if EXCEPTIONS[name].get(case.id, {}).get("kind") == "rule change":
             assert run_case(case, GAME_MAP, PROFILES["droidippy"]).ok, case.id
+
+
+@pytest.mark.parametrize("case", [c for f in sorted((Path(__file__).parent / "data" / "cases").glob("*.txt"))
+                                  for c in parse_cases(f, GAME_MAP)], ids=lambda c: c.id)
+def test_project_case(case):
+    """The project's own cases (tests/data/cases/): every bug found, ours or
+    another engine's, becomes a case there."""
+    run = run_case(case, GAME_MAP)
+    assert run.actual == run.expected
