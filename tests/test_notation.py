@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from judge.cli import main
-from judge.notation import Diagnostic, ParseContext, format_order, name_index, parse_line, parse_orders
+from judge.notation import (Diagnostic, ParseContext, check_legal, clean_line, format_order, name_index,
+                            parse_line, parse_orders)
 from judge.notation.diagnostics import _TEMPLATES, diagnostic
 from judge.rules.map import province_of
-from judge.rules.orders import Hold, Move, Retreat
+from judge.rules.orders import Build, Hold, Move, Retreat
 from judge.rules.position import DislodgedUnit, Position, Unit
 
 TABLES = Path(__file__).parent / "data" / "notation"
@@ -73,7 +74,10 @@ def make_context(case_context: tuple, std_map, names) -> ParseContext:
         pos = Position.start(std_map)
     elif spec.get("position") == "custom":
         units = {province_of(u.location): u for u in _units(spec.get("units", ""))}
-        dislodged = {province_of(u.location): DislodgedUnit(u, None, ()) for u in _units(spec.get("dislodged", ""))}
+        retreats = {prov: tuple(locs.split(",")) for prov, locs in
+                    (r.split(":") for r in filter(None, spec.get("retreats", "").split(";")))}
+        dislodged = {province_of(u.location): DislodgedUnit(u, None, retreats.get(province_of(u.location), ()))
+                     for u in _units(spec.get("dislodged", ""))}
         owners = dict(std_map.start.sc_owners)
         if "owners" in spec:
             owners = {sc: power for power, scs in (p.split(":") for p in spec["owners"].split(";"))
@@ -111,6 +115,36 @@ def test_table(case: Case, std_map, names):
         assert parsed.error is None, parsed.error.message()
         assert " | ".join(format_order(o, names) for o in parsed.orders) == case.expected
         assert parsed.order == parsed.orders[0]
+        _check_notes_and_legality(parsed, dict(case.checks), ctx)
+
+
+def _check_notes_and_legality(parsed, checks: dict, ctx: ParseContext) -> None:
+    """``note=CODE[,CODE]`` (else no notes), ``note.KEY=V`` on the first note;
+    ``legal=CODE|ok`` for :func:`check_legal` of the line's orders (the first
+    refusal), ``legal.KEY=V`` on it."""
+    assert ",".join(n.code for n in parsed.notes) == checks.get("note", ""), [n.message() for n in parsed.notes]
+    for n in parsed.notes:
+        for lang in LANGS:
+            assert n.message(lang) and "{" not in n.message(lang)
+    for key, value in checks.items():
+        if key.startswith("note."):
+            assert _param_text(parsed.notes[0].params.get(key[5:])) == value, (key, parsed.notes[0].params)
+    if "legal" not in checks:
+        return
+    refusals = [d for d in (check_legal(o, ctx) for o in parsed.orders) if d is not None]
+    assert (refusals[0].code if refusals else "ok") == checks["legal"], [d.message() for d in refusals]
+    for key, value in checks.items():
+        if key.startswith("legal."):
+            assert _param_text(refusals[0].params.get(key[6:])) == value, (key, refusals[0].params)
+    for d in refusals:
+        json.dumps(d.params)
+        for lang in LANGS:
+            message = d.message(lang)
+            assert message and "{" not in message
+            if lang == "en" and d.code != "illegal":   # provinces by name, never by lower-case code
+                for k in ("province", "destination", "origin"):
+                    if k in d.params:
+                        assert d.params[k] not in message.split(), message
 
 
 @pytest.mark.parametrize("case", [c for c in ALL_CASES if dict(c.context).get("source")],
@@ -182,6 +216,21 @@ def test_every_diagnostic_has_three_messages(names):
         "occupied": dict(province="mun"),
         "not_home_centre": dict(province="hol", power="Germany"),
         "not_owned": dict(province="kie", power="Germany"),
+        "wrong_power": dict(power="Germany", expected_power="France"),
+        "cannot_reach": dict(unit="F bre", destination="spa/nc"),
+        "own_province": dict(province="par"),
+        "army_cannot_go": dict(province="bla"),
+        "support_itself": dict(),
+        "no_convoy_fleets": dict(origin="lvp", destination="nwy"),
+        "convoy_not_at_sea": dict(),
+        "no_army_to_convoy": dict(province="yor"),
+        "not_on_convoy_route": dict(province="bla", origin="lon", destination="bre"),
+        "support_only_through": dict(origin="tun", destination="rom", province="tys"),
+        "cannot_retreat": dict(unit="A mar", destination="gas"),
+        "no_builds": dict(power="Germany"),
+        "no_removals": dict(power="Germany"),
+        "illegal": dict(text="something the rules core said"),
+        "unit_coast_corrected": dict(province="stp", written_coast="nc", coast="sc"),
     }
     assert set(samples) == set(_TEMPLATES)
     for code, params in samples.items():
@@ -192,6 +241,58 @@ def test_every_diagnostic_has_three_messages(names):
         for m in messages:
             assert "{" not in m and m != code, m
     assert Diagnostic("made_up").message() == "made_up"
+
+
+def test_clean_line_drops_invisible_characters_only():
+    assert clean_line("\ufeffSIGNON France pw") == "SIGNON France pw"
+    assert clean_line("\u200bA Par\u200c - Bur\u2060\u00ad") == "A Par - Bur"
+    assert clean_line("  Mixed Case\tkept  ") == "  Mixed Case\tkept  "
+    assert clean_line("巴黎陆军\ufeff") == "巴黎陆军"
+
+
+def test_parsed_line_notes(std_map, names):
+    """DATC 6.B.10: the ordered fleet's wrong coast is ignored, and the player told."""
+    ctx = ParseContext(std_map, names, "M", Position.start(std_map), "Russia")
+    parsed = parse_line("F StP/nc - Bar", ctx)
+    assert parsed.ok and parsed.order == Move("F", "stp/sc", "bar")
+    (note,) = parsed.notes
+    assert note.code == "unit_coast_corrected"
+    assert note.message() == "the fleet in St. Petersburg is on the south coast, not the north coast"
+    assert note.message("zh-hans") == "圣彼得堡的舰队位于南岸，不是北岸"
+    assert note.message("zh-hant") == "聖彼得堡的艦隊位於南岸，不是北岸"
+    assert parse_line("F StP/sc - Bot", ctx).notes == ()
+    assert parse_line("F StP/nc - Bar", ParseContext(std_map, names)).notes == ()   # no board: as written
+    assert parse_line("F StP/nc - Xyz", ctx).notes == ()                            # no notes on error
+
+
+def test_check_legal_explains_the_rules_core(std_map, names):
+    ctx = ParseContext(std_map, names, "M", Position.start(std_map))
+    order = parse_line("F Bre - Spa", ctx).order
+    d = check_legal(order, ctx)
+    assert (d.code, d.message()) == ("cannot_reach", "F Bre cannot reach Spain")
+    assert d.message("zh-hans") == "布雷斯特舰队无法到达西班牙"
+    assert check_legal(parse_line("A Par - Bur", ctx).order, ctx) is None
+    assert check_legal(order, ParseContext(std_map, names)) is None        # no position: nothing to check
+    assert check_legal(parse_line("A Par retreat preference: Bur", ctx).order, ctx) is None
+
+
+def test_explain_falls_back_to_the_sentence(std_map, names):
+    from judge.notation.legal import explain
+    ctx = ParseContext(std_map, names, "M", Position.start(std_map))
+    order = Move("A", "par", "bur")
+    why = "a reason nobody wrote yet"
+    d = explain(why, order, ctx)
+    assert (d.code, d.params["text"], d.message()) == ("illegal", why, why)
+    assert why in d.message("zh-hans")
+    assert explain("F xyz cannot reach bur", order, ctx).code == "illegal"      # not a province of the map
+    d = explain("spa has more than one coast F mao can reach: say which (spa/nc, spa/sc)", order, ctx)
+    assert (d.code, d.params["coasts"]) == ("coast_needed", ["spa/nc", "spa/sc"])
+    d = explain("say which coast of stp: stp/nc, stp/sc", order, ctx)
+    assert (d.code, d.params["province"]) == ("coast_needed", "stp")
+    d = explain("the dislodged unit in mar is an army", order, ctx)
+    assert (d.code, d.params["actual"], d.params["written"]) == ("wrong_unit_type", "A", "F")
+    assert explain("say army or fleet", Build(None, "lon"), ctx).params["province"] == "lon"
+    assert explain("a fleet cannot be built in mun", order, ctx).message() == "a fleet cannot be in Munich"
 
 
 def test_parse_orders_skips_blank_lines(std_map, names):
@@ -254,10 +355,35 @@ def test_cli_json(monkeypatch, capsys):
     rows = [json.loads(line) for line in out.out.splitlines()]
     assert status == 1
     assert rows[0] == {"input": "F StP/nc build", "ok": True, "order": "Build F StP/nc",
-                       "orders": ["Build F StP/nc"], "error": None}
+                       "orders": ["Build F StP/nc"], "error": None, "notes": []}
     assert rows[1]["ok"] is False and rows[1]["order"] is None
     assert rows[1]["error"]["code"] == "coast_impossible"
     assert rows[1]["error"]["params"]["coasts"] == ["stp/nc", "stp/sc"]
+
+
+def test_cli_checks_legality_like_the_game(monkeypatch, capsys):
+    """An order read but illegal on the board is an error, with the rules core's reason by name."""
+    status, out = _run(monkeypatch, capsys, [], "\ufeffF StP/nc - Bar\nF Bre - Spa\nA Smy - Bla\nF StP - Bot\n")
+    assert status == 1
+    assert out.out.splitlines() == [
+        "F StP/sc - Bar",
+        "  * the fleet in St. Petersburg is on the south coast, not the north coast",
+        "  ** F StP/sc cannot reach Barents Sea",
+        "F Bre - Spa", "  ** F Bre cannot reach Spain",
+        "A Smy - Bla", "  ** an army cannot go to Black Sea",
+        "F StP/sc - Bot"]
+    status, out = _run(monkeypatch, capsys, ["--lang", "zh-hans"], "圣彼得堡北岸舰队移动到巴伦支海\n")
+    assert status == 1
+    assert out.out.splitlines() == ["圣彼得堡南岸舰队移动到巴伦支海", "  * 圣彼得堡的舰队位于南岸，不是北岸",
+                                    "  ** 圣彼得堡南岸舰队无法到达巴伦支海"]
+    status, out = _run(monkeypatch, capsys, ["--json"], "F StP/nc - Bar\nF StP/nc - Bot\n")
+    rows = [json.loads(line) for line in out.out.splitlines()]
+    assert rows[0]["ok"] is False and rows[0]["order"] == "F StP/sc - Bar"
+    assert rows[0]["error"]["code"] == "cannot_reach"
+    assert rows[0]["error"]["params"] == {"unit": "F stp/sc", "destination": "bar"}
+    assert rows[1]["ok"] is True and rows[1]["error"] is None
+    assert [n["code"] for n in rows[1]["notes"]] == ["unit_coast_corrected"]
+    assert rows[1]["notes"][0]["params"] == {"province": "stp", "written_coast": "nc", "coast": "sc"}
 
 
 def test_cli_start_position_and_power(monkeypatch, capsys):
@@ -280,5 +406,10 @@ def test_cli_stored_game(monkeypatch, capsys, tmp_path):
                        "Par - Bur\nLon - Nth\n")
     assert status == 1
     assert out.out.splitlines() == ["A Par - Bur", "Lon - Nth", "  ** the unit in London belongs to England"]
+    status, out = _run(monkeypatch, capsys, ["--game", "g1", "--data", str(tmp_path), "--power", "France"],
+                       "F Bre - Spa\nGermany: A Mun - Ruh\n")
+    assert status == 1
+    assert out.out.splitlines() == ["F Bre - Spa", "  ** F Bre cannot reach Spain", "Germany: A Mun - Ruh",
+                                    "  ** this line is for Germany, but these are the orders of France"]
     status, out = _run(monkeypatch, capsys, ["--game", "g1", "--data", str(tmp_path), "--phase", "F1901M"], "")
     assert status == 2 and "S1901M" in out.err

@@ -4,9 +4,17 @@ read order lines on stdin and say how each was read.
 Without ``--game`` the standard map is used; for a movement phase the orders
 are checked against the start position, for a retreat or adjustment phase
 against the map alone (there is no position to check them against). With
-``--game`` the stored game's map, phase and position are used (``--data`` as
-for ``judge game``). Exit status 0 if every line was read, 1 if any line has an
-error, 2 for bad arguments or an unknown game.
+``--game`` the stored game's map, phase, position and rule options are used
+(``--data`` as for ``judge game``).
+
+With a position, every order read is also checked on the board as the game
+checks it (:func:`judge.notation.check_legal`: the rules core's verdict), so an
+order this command accepts is one the game accepts (house settings aside).
+Notes on how a line was read (``ParsedLine.notes``, e.g. a fleet's wrong coast
+corrected) are printed under it after ``  * ``, errors after ``  ** ``.
+
+Exit status 0 if every line was read and is legal, 1 if any line has an error
+or an illegal order, 2 for bad arguments or an unknown game.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ from __future__ import annotations
 import json
 import sys
 
+from ..rules.options import DEFAULT_RULES
 from ..rules.phase import Phase
 
 
@@ -28,7 +37,8 @@ def register(sub) -> None:
     p.add_argument("--data", metavar="DIR", help="data directory of stored games (as for 'judge game')")
     p.add_argument("--power", help="whose orders these are (checks that the units are theirs)")
     p.add_argument("--json", action="store_true",
-                   help="one JSON object per line: input, ok, order (canonical English), orders, error")
+                   help="one JSON object per line: input, ok, order (canonical English), orders, error, notes; "
+                        "an illegal order keeps order/orders and has ok false and the refusal as error")
     p.add_argument("--lang", default="en", choices=["en", "zh-hans", "zh-hant"],
                    help="language of the printed orders and errors (default: en); --json order stays English")
     p.set_defaults(func=run)
@@ -40,7 +50,7 @@ def _fail(message: str) -> int:
 
 
 def _context(args):
-    """(ParseContext, None) or (None, exit status)."""
+    """((ParseContext, RuleOptions), None) or (None, exit status)."""
     from ..maps import load_map, load_names
     from ..notation import ParseContext, name_index
     from ..rules.position import Position
@@ -64,7 +74,8 @@ def _context(args):
             power = game.power(args.power) if args.power else None
         except ValueError as e:
             return None, _fail(str(e))
-        return ParseContext(game_map, names, Phase.parse(game.position.phase).kind, game.position, power), None
+        ctx = ParseContext(game_map, names, Phase.parse(game.position.phase).kind, game.position, power)
+        return (ctx, game.settings.rule_options), None
     try:
         phase = Phase.parse(args.phase or "S1901M")
     except ValueError as e:
@@ -77,37 +88,48 @@ def _context(args):
         if power is None:
             return None, _fail(f"no power {args.power!r}: {', '.join(game_map.powers)}")
     position = Position.start(game_map) if phase.kind == "M" else None
-    return ParseContext(game_map, names, phase.kind, position, power), None
+    return (ParseContext(game_map, names, phase.kind, position, power), DEFAULT_RULES), None
+
+
+def _json(d, lang: str) -> dict:
+    return {"code": d.code, "message": d.message(lang),
+            "params": {k: v for k, v in d.params.items() if k != "labels"}}
 
 
 def run(args) -> int:
-    from ..notation import format_order, parse_line
-    ctx, status = _context(args)
-    if ctx is None:
+    from ..notation import check_legal, clean_line, format_order, parse_line
+    got, status = _context(args)
+    if got is None:
         return status
+    ctx, rules = got
     errors = 0
     for raw in sys.stdin:
         line = raw.rstrip("\r\n")
-        if not line.strip():
+        if not clean_line(line).strip():
             continue
         parsed = parse_line(line, ctx)
-        if parsed.error is not None:
+        refusals = [d for d in (check_legal(o, ctx, rules) for o in parsed.orders) if d is not None]
+        if parsed.error is not None or refusals:
             errors += 1
         if args.json:
-            err = parsed.error
+            err = parsed.error or (refusals[0] if refusals else None)
             print(json.dumps({
                 "input": line,
                 "ok": err is None,
                 "order": format_order(parsed.order, ctx.names) if parsed.order is not None else None,
                 "orders": [format_order(o, ctx.names) for o in parsed.orders],
-                "error": None if err is None else {
-                    "code": err.code, "message": err.message(args.lang),
-                    "params": {k: v for k, v in err.params.items() if k != "labels"}},
+                "error": None if err is None else _json(err, args.lang),
+                "notes": [_json(n, args.lang) for n in parsed.notes],
             }, ensure_ascii=False))
-        elif parsed.error is not None:
+            continue
+        if parsed.error is not None:
             print(f"{line}\n  ** {parsed.error.message(args.lang)}")
         elif parsed.orders:
             print("; ".join(format_order(o, ctx.names, args.lang) for o in parsed.orders))
         else:
             print(f"{line}\n  (no order)")
+        for d in parsed.notes:
+            print(f"  * {d.message(args.lang)}")
+        for d in refusals:
+            print(f"  ** {d.message(args.lang)}")
     return 1 if errors else 0

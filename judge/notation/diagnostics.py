@@ -27,7 +27,34 @@ three languages travel in ``params["labels"]`` (``{lang: {code: name}}``), so
 ``occupied``         province
 ``not_home_centre``  province, power
 ``not_owned``        province, power
+``wrong_power``      power (named on the line), expected_power (whose orders these are)
 ==================== =============================================================
+
+Legality, from :func:`judge.notation.legal.check_legal` (the rules core's reasons;
+``unit`` is ``"F stp/sc"``, type and location, shown as ``F StP/sc`` / 圣彼得堡南岸舰队):
+
+======================== =========================================================
+``cannot_reach``         unit, destination (a province or a coast location)
+``own_province``         province
+``army_cannot_go``       province (not land)
+``support_itself``       —
+``no_convoy_fleets``     origin, destination (no fleets where a convoy could go, DATC 6.D.32)
+``convoy_not_at_sea``    — (only a fleet in a sea convoys)
+``no_army_to_convoy``    province
+``not_on_convoy_route``  province (the fleet's sea), origin, destination
+``support_only_through`` origin, destination, province (DATC 6.D.31)
+``cannot_retreat``       unit, destination
+``no_builds``            power
+``no_removals``          power
+``illegal``              text (the rules core's English sentence, not recognised)
+======================== =========================================================
+
+Notes (``ParsedLine.notes``: the order was read, but the player should know):
+
+========================= ========================================================
+``unit_coast_corrected``  province, written_coast, coast (the unit's real coast;
+                          the written one is ignored, DATC 6.B.10)
+========================= ========================================================
 """
 
 from __future__ import annotations
@@ -150,9 +177,74 @@ _TEMPLATES: dict[str, tuple[str, str, str]] = {
         "{power} does not own {province} now",
         "{power}目前不拥有{province}",
         "{power}目前不擁有{province}"),
+    "wrong_power": (
+        "this line is for {power}, but these are the orders of {expected_power}",
+        "此行写的是{power}，但这些是{expected_power}的命令",
+        "此行寫的是{power}，但這些是{expected_power}的命令"),
+    "cannot_reach": (
+        "{unit} cannot reach {destination}",
+        "{unit}无法到达{destination}",
+        "{unit}無法到達{destination}"),
+    "own_province": (
+        "a unit cannot move to the province it is in ({province})",
+        "单位不能移动到自己所在的地区（{province}）",
+        "單位不能移動到自己所在的地區（{province}）"),
+    "army_cannot_go": (
+        "an army cannot go to {province}",
+        "陆军不能进入{province}",
+        "陸軍不能進入{province}"),
+    "support_itself": (
+        "a unit cannot support itself",
+        "单位不能支援自己",
+        "單位不能支援自己"),
+    "no_convoy_fleets": (
+        "no fleets stand where they could convoy an army from {origin} to {destination}",
+        "没有舰队能把陆军从{origin}运输到{destination}",
+        "沒有艦隊能把陸軍從{origin}運輸到{destination}"),
+    "convoy_not_at_sea": (
+        "only a fleet in a sea can convoy",
+        "只有位于海域的舰队才能运输",
+        "只有位於海域的艦隊才能運輸"),
+    "no_army_to_convoy": (
+        "there is no army in {province} to convoy",
+        "{province}没有可运输的陆军",
+        "{province}沒有可運輸的陸軍"),
+    "not_on_convoy_route": (
+        "{province} is on no convoy route from {origin} to {destination}",
+        "{province}不在从{origin}到{destination}的运输路线上",
+        "{province}不在從{origin}到{destination}的運輸路線上"),
+    "support_only_through": (
+        "the army in {origin} could reach {destination} only through {province}, where the supporting fleet is",
+        "{origin}的陆军只有经过{province}（支援的舰队所在）才能到达{destination}",
+        "{origin}的陸軍只有經過{province}（支援的艦隊所在）才能到達{destination}"),
+    "cannot_retreat": (
+        "{unit} cannot retreat to {destination}",
+        "{unit}不能撤退到{destination}",
+        "{unit}不能撤退到{destination}"),
+    "no_builds": (
+        "{power} has no builds",
+        "{power}没有可建造的单位数",
+        "{power}沒有可建造的單位數"),
+    "no_removals": (
+        "{power} need not remove a unit",
+        "{power}不需要解散单位",
+        "{power}不需要解散單位"),
+    "illegal": (
+        "{text}",
+        "不合规则的命令：{text}",
+        "不合規則的命令：{text}"),
+    "unit_coast_corrected": (
+        "the fleet in {province} is on the {coast}, not the {written_coast}",
+        "{province}的舰队位于{coast}，不是{written_coast}",
+        "{province}的艦隊位於{coast}，不是{written_coast}"),
 }
-_LOCATION_KEYS = ("province", "coasts", "candidates", "suggestion_codes")
+_LOCATION_KEYS = ("province", "coasts", "candidates", "suggestion_codes")   # coasts by coast name
+_PLACE_KEYS = ("destination", "origin")       # a province, or a coast location by its full name
+_POWER_KEYS = ("power", "expected_power")
+_COAST_KEYS = ("coast", "written_coast")
 _OR = (" or ", "或", "或")
+_PREFIXED = (("coast", "coast:"), ("written_coast", "coast:"), ("destination", "at:"), ("origin", "at:"),
+             ("unit", "unit:"))
 
 
 def _li(lang: str) -> int:
@@ -185,8 +277,9 @@ class Diagnostic:
                          ("reason", _REASONS)):
             if self.params.get(k) in table:
                 show[k] = table[self.params[k]][i]
-        if "coast" in self.params:
-            show["coast"] = labels.get("coast:" + self.params["coast"], self.params["coast"])
+        for k, prefix in _PREFIXED:
+            if isinstance(self.params.get(k), str):
+                show[k] = labels.get(prefix + self.params[k], self.params[k])
         sugg = self.params.get("suggestion_codes") or []
         if sugg:
             names = _OR[i].join(labels.get(c, c) for c in sugg)
@@ -213,6 +306,14 @@ def _label(loc: str, names: NameIndex, lang: str) -> str:
     return names.coast_name(coast, lang)
 
 
+def unit_label(unit: str, names: NameIndex, lang: str) -> str:
+    """``"F stp/sc"`` as canonical English ``F StP/sc`` or Chinese ``圣彼得堡南岸舰队``."""
+    t, _, loc = unit.partition(" ")
+    if lang_key(lang) == "en":
+        return f"{t} {names.location_abbr(loc)}"
+    return names.location_name(loc, lang) + (_UNITS[t][_li(lang)] if t in _UNITS else "")
+
+
 def diagnostic(code: str, names: NameIndex, **params) -> Diagnostic:
     """A :class:`Diagnostic` with the names of the codes in ``params`` attached."""
     labels: dict[str, dict[str, str]] = {lang: {} for lang in LANGS}
@@ -221,11 +322,17 @@ def diagnostic(code: str, names: NameIndex, **params) -> Diagnostic:
         for loc in (v if isinstance(v, list) else [v] if isinstance(v, str) else []):
             for lang in LANGS:
                 labels[lang][loc] = _label(loc, names, lang)
-    if "power" in params:
-        for lang in LANGS:
-            labels[lang][params["power"]] = names.power_name(params["power"], lang)
-    if "coast" in params:
-        for lang in LANGS:
-            labels[lang]["coast:" + params["coast"]] = names.coast_name(params["coast"], lang)
+    for lang in LANGS:
+        for k in _POWER_KEYS:
+            if isinstance(params.get(k), str):
+                labels[lang][params[k]] = names.power_name(params[k], lang)
+        for k in _COAST_KEYS:
+            if isinstance(params.get(k), str):
+                labels[lang]["coast:" + params[k]] = names.coast_name(params[k], lang)
+        for k in _PLACE_KEYS:
+            if isinstance(params.get(k), str):
+                labels[lang]["at:" + params[k]] = names.location_name(params[k], lang)
+        if isinstance(params.get("unit"), str):
+            labels[lang]["unit:" + params["unit"]] = unit_label(params["unit"], names, lang)
     params["labels"] = labels
     return Diagnostic(code, params)

@@ -18,6 +18,10 @@ disband         ``D`` · ``disband`` · ``remove`` · ``R`` with no place · 解
 build           ``build`` [unit] · 生产/建造 [unit]
 =============== ================================================================
 
+Any order may be led by the name of a power (``France: A Par - Bur`` ·
+``法国：巴黎陆军移动到勃艮第``): the orders that follow, to the next power name, are
+that power's; a power other than the one whose orders are read fails with
+``wrong_power``.
 A line may also start with ``build``/``remove``/``disband`` + units,
 ``waive`` [N], or a priority list (``build priority: F Ven, A Rom`` ·
 ``优先建造：威尼斯舰队、罗马陆军`` · ``优先解散：…``). Several orders may follow one
@@ -74,6 +78,7 @@ class Draft:
     places: list[Place] = field(default_factory=list)  # retreat preference
     items: list[Ref] = field(default_factory=list)     # build / disband lists
     count: int = 1                                     # waive N
+    power: str | None = None                           # named before the order ("France:")
 
 
 _STARTS = (lx.UNIT, lx.LOC, lx.BUILD, lx.DISBAND, lx.R, lx.WAIVE, lx.PRIORITY)
@@ -100,14 +105,17 @@ class _Reader:
         return t
 
     def text_before(self) -> str:
-        """The words read so far, spaced as Latin words need."""
+        """The words read so far, Latin ones as canonical English writes them
+        (``A Par - Bur, F Spa/nc S``), Chinese ones as written."""
         out = ""
         for t in self.t[:self.i]:
-            if out and out[-1].isascii() and out[-1].isalnum() and t.text[:1].isascii() and t.text[:1].isalnum():
-                out += " "
-            elif out and t.kind in (lx.MOVE, lx.SUPPORT, lx.CONVOY) and t.text.isascii():
-                out += " "
-            out += t.text + (" " if t.kind == lx.COMMA else "")
+            word = _display(t, self.names)
+            if t.kind == lx.COAST and word.startswith("/") or t.kind in (lx.COMMA, lx.END, lx.COLON):
+                out += word
+            elif out and (word[:1].isascii() or out[-1].isascii()) and not out.endswith(" "):
+                out += " " + word
+            else:
+                out += word
         return out.strip() or "…"
 
     def fail(self, code: str, **params) -> Fail:
@@ -206,22 +214,52 @@ class _Reader:
         draft.route = steps[:-1]
 
 
-def statements(tokens: list[Token], names: NameIndex) -> list[Draft]:
-    """The drafts of one line's tokens. Raises :class:`Fail`."""
+def _display(t: Token, names: NameIndex) -> str:
+    """A token as :meth:`_Reader.text_before` shows it."""
+    if t.kind == lx.MOVE and not t.text.isalpha():     # "-", "→"
+        return "-"
+    if not t.text.isascii():
+        return t.text
+    if t.kind == lx.UNIT:
+        return str(t.value)
+    if t.kind == lx.LOC:
+        return names.location_abbr(t.value)
+    if t.kind == lx.COAST:
+        return "/" + str(t.value)
+    if t.kind == lx.POWER:
+        return names.power_name(t.value)
+    if len(t.text) == 1 and t.text.isalpha():
+        return t.text.upper()
+    return t.text
+
+
+def statements(tokens: list[Token], names: NameIndex, power: str | None = None) -> list[Draft]:
+    """The drafts of one line's tokens; ``power``: whose orders these are (a
+    different power named on the line fails). Raises :class:`Fail`."""
     _check_words(tokens, names)
     r = _Reader(tokens, names)
     # a list marker: "1.", "2)", "3、", "- " before the first order
-    if r.kind() == lx.NUMBER or (r.kind() == lx.MOVE and r.kind(1) in _STARTS):
+    if r.kind() == lx.NUMBER or (r.kind() == lx.MOVE and r.kind(1) in (*_STARTS, lx.POWER)):
         r.take()
     out: list[Draft] = []
+    named = None
     while True:
         while r.kind() in _BREAKS:
             r.take()
+        if r.kind() == lx.POWER:
+            if out and all(t.kind in (lx.POWER, *_BREAKS) for t in r.t[r.i:]):
+                raise r.unexpected()               # "A Par - Bur France": a power leads its orders
+            named = r.take().value
+            if power is not None and named != power:
+                raise r.fail("wrong_power", power=named, expected_power=power)
+            continue
         if r.kind() is None:
             return out
         if r.kind() not in _STARTS:
             raise r.unexpected()
-        out.extend(_statement(r))
+        for d in _statement(r):
+            d.power = named
+            out.append(d)
 
 
 def _check_words(tokens: list[Token], names: NameIndex) -> None:

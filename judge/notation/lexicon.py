@@ -36,6 +36,7 @@ DISBAND = "disband"
 BUILD = "build"
 WAIVE = "waive"
 PRIORITY = "priority"    # priority / preference / 优先
+POWER = "power"          # value: power name; "France:" / "法国：" before the orders of a line
 SEP = "sep"              # list separator: 、 和 或 and or &
 COMMA = "comma"          # , : a list separator or the end of an order
 END = "end"              # ; . 。 : the end of an order
@@ -80,11 +81,12 @@ for _words, _kind, _value in (
      "转移到 入 到 至 往 攻 进", MOVE, None),
     ("防守 防御 驻守 守卫 坚守 固守 留守 原地防守 原地不动 不动 待命 停留 驻扎 守", HOLD, None),
     ("支援 支持 协助 援助", SUPPORT, None),
-    ("运输 运送 护送 输送 载运 送 运", CONVOY, None),
+    ("运输 运送 护送 护航 输送 载运 送 运", CONVOY, None),
     ("经 经过 经由 途经 通过", VIA, None),
-    ("海运 经海运 经运输 经由运输 由运输 通过运输 被运输 海路 经海路", VIA_CONVOY, None),
+    ("海运 经海运 经运输 经由运输 由运输 通过运输 被运输 海路 经海路 经护航 经由护航 由护航 通过护航 被护航",
+     VIA_CONVOY, None),
     ("撤退到 撤退至 撤退 撤到 撤至 撤往 撤入 退到 退至 退往 退入 撤", RETREAT, None),
-    ("解散 遣散 移除 撤除 裁撤 删除", DISBAND, None),
+    ("解散 遣散 移除 撤除 拆除 裁撤 删除 解编", DISBAND, None),
     ("建造 生产 建立 新建 组建 增建 招募 建 造", BUILD, None),
     ("放弃建造 放弃生产 放弃 弃权 不建造 不生产 不建", WAIVE, None),
     ("优先 顺序 优先顺序", PRIORITY, None),
@@ -97,8 +99,8 @@ for _words, _kind, _value in (
 # Traditional -> simplified for the characters of order words and of name
 # variants the names file does not pair (the file's pairs are added per map).
 _T2S = dict(zip(
-    "陸軍艦隊動進擊衛禦運輸產經優與棄權護駐堅離過個從將於請順續選擇並來團戰區窩澤開茲圖義獅師條門邊島歐傳內為組協轉駐載軍餘刪幹後裡裏處撥準備",
-    "陆军舰队动进击卫御运输产经优与弃权护驻坚离过个从将于请顺续选择并来团战区窝泽开兹图义狮师条门边岛欧传内为组协转驻载军余删干后里里处拨准备"))
+    "陸軍艦隊動進擊衛禦運輸產經優與棄權護駐堅離過個從將於請順續選擇並來團戰區窩澤開茲圖義獅師條門邊島歐傳內為組協轉駐載軍餘刪幹後裡裏處撥準備編",
+    "陆军舰队动进击卫御运输产经优与弃权护驻坚离过个从将于请顺续选择并来团战区窝泽开兹图义狮师条门边岛欧传内为组协转驻载军余删干后里里处拨准备编"))
 
 # ---- normalisation ---------------------------------------------------------------
 _CHAR_MAP = {
@@ -115,15 +117,28 @@ _CHAR_MAP = {
     "\u3000": " ", "\u00a0": " ", "\t": " ",
 }
 _TRANS = str.maketrans(_CHAR_MAP)
+
+
+def clean_line(text: str) -> str:
+    """``text`` without invisible format characters (Unicode category Cf: the
+    byte-order mark U+FEFF, zero-width space U+200B and joiners, word joiner,
+    direction marks, soft hyphen), wherever they stand; nothing else changes
+    (case and spacing are kept). Mail clients put these at the start of a body
+    (``"\\ufeffSIGNON ..."``); use this on command and order lines before reading them."""
+    if text.isascii():
+        return text
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+
+
 _CJK_SPACE = re.compile(r"(?<=[\u3400-\u9fff\uf900-\ufaff])\s+(?=[\u3400-\u9fff\uf900-\ufaff])")
 _ARROW = re.compile(r"-*>|=+>|→+|-{2,}|<-+>?")
 
 
 def normalise_line(line: str) -> str:
-    """NFKC (full-width letters and punctuation to ASCII), casefold, and the
+    """:func:`clean_line`, NFKC (full-width letters and punctuation to ASCII), casefold, and the
     table above: every dash is ``-``, every arrow ``→`` (``->``, ``=>``, ``-->``
     too), Chinese quotes dropped, brackets made round."""
-    s = unicodedata.normalize("NFKC", line).translate(_TRANS).casefold()
+    s = unicodedata.normalize("NFKC", clean_line(line)).translate(_TRANS).casefold()
     s = unicodedata.normalize("NFKC", s)
     return _ARROW.sub("→", s)
 
@@ -186,6 +201,10 @@ class Lexicon:
         for key, coast in self.cjk_coasts.items():
             if len(key) > 1 and key not in self.cjk:   # one-character coasts only in brackets
                 self.cjk[key] = (COAST, coast)
+        for key, power in names.powers.items():      # a province name wins ("eng": English Channel)
+            table, k = (self.cjk, self.fold(key)) if any(is_cjk(c) for c in key) else (self.latin, key)
+            if k not in table and k not in EN_WORDS:
+                table[k] = (POWER, power)
         self.cjk_max = max(len(k) for k in self.cjk)
 
     def _put(self, key: str, entry: tuple) -> None:

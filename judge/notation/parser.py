@@ -11,6 +11,13 @@ Chinese convoy by several fleets ``北海舰队、挪威海舰队和巴伦茨海
 written, and ``ParsedLine.order`` is the first. If any order of a line fails,
 the line fails as a whole and nothing of it is taken.
 Two orders for one unit are the game's business (the later one counts).
+
+A line may name the power whose orders follow (``France: A Par - Bur``,
+``法国：巴黎陆军移动到勃艮第``); with ``ctx.power`` set, another power fails with
+``wrong_power``, else the named power's ownership of the units is checked.
+Invisible characters (a byte-order mark, zero-width spaces: :func:`clean_line`)
+are ignored. Whether an order read is legal on the board is
+:func:`judge.notation.legal.check_legal`'s business, not the parser's.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from ..rules.orders import Order, StandingOrder
 from ..rules.position import Position
 from .diagnostics import Diagnostic
 from .grammar import Fail, statements
-from .lexicon import COMMA, COLON, END, MOVE, SEP, lexicon
+from .lexicon import COMMA, COLON, END, MOVE, SEP, clean_line, lexicon
 from .names import NameIndex
 from .resolve import resolve
 
@@ -47,13 +54,20 @@ class ParseContext:
 @dataclass(frozen=True)
 class ParsedLine:
     """One line read: ``order`` (the first order, or None on error or when the
-    line held no order), ``error`` (a :class:`Diagnostic` or None) and ``orders``
-    (every order of the line, in the order written; empty on error)."""
+    line held no order), ``error`` (a :class:`Diagnostic` or None), ``orders``
+    (every order of the line, in the order written; empty on error) and
+    ``notes`` (``tuple[Diagnostic, ...]``: what the player should be told about
+    a line that was read, in the order met; empty on error). A note does not
+    stop the order: e.g. ``unit_coast_corrected`` when ``F StP/nc - Bar`` is
+    written for the fleet on St Petersburg's south coast, read as
+    ``F StP/sc - Bar`` (the coast of the ordered unit is ignored, DATC 6.B.10).
+    Show ``note.message(lang)`` with the confirmation of the order."""
 
     input: str
     order: Order | StandingOrder | None
     error: Diagnostic | None
     orders: tuple = ()
+    notes: tuple[Diagnostic, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -67,13 +81,15 @@ def parse_line(line: str, ctx: ParseContext) -> ParsedLine:
     tokens = lexicon(ctx.names).tokens(line)
     if all(t.kind in _PUNCTUATION for t in tokens):      # "--", "。": no order
         return ParsedLine(line, None, None, ())
+    notes: list[Diagnostic] = []
     try:
-        orders = tuple(resolve(d, ctx) for d in statements(tokens, ctx.names))
+        orders = tuple(resolve(d, ctx, notes) for d in statements(tokens, ctx.names, ctx.power))
     except Fail as f:
         return ParsedLine(line, None, f.diagnostic, ())
-    return ParsedLine(line, orders[0] if orders else None, None, orders)
+    return ParsedLine(line, orders[0] if orders else None, None, orders, tuple(notes))
 
 
 def parse_orders(text: str, ctx: ParseContext) -> list[ParsedLine]:
-    """One :class:`ParsedLine` per non-blank line of ``text``."""
-    return [parse_line(line, ctx) for line in text.splitlines() if line.strip()]
+    """One :class:`ParsedLine` per non-blank line of ``text`` (a line of only
+    spaces and invisible characters is blank)."""
+    return [parse_line(line, ctx) for line in text.splitlines() if clean_line(line).strip()]

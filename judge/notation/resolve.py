@@ -7,8 +7,11 @@
   phase also accepts builds, disbands and priority lists: the combined-order
   mode of ``RULES.md`` §3.5 sends them with the Fall orders (the game decides).
 - With a position: the ordered unit must exist (the dislodged one in a retreat
-  phase) and belong to ``ctx.power``; its type and coast are taken from it.
-  Supported and convoyed units get their type from it when not written.
+  phase) and belong to ``ctx.power`` (or to the power named before the order);
+  its type and coast are taken from it. A wrongly written coast of the unit is
+  ignored (DATC 6.B.10) but noted: ``unit_coast_corrected`` goes to ``notes``.
+  Supported and convoyed units get their type and coast from it when not written
+  (a wrong coast noted alike).
 - A fleet moving, retreating or preferring to retreat into a split-coast
   province without a coast gets the only coast it can reach; if it can reach
   more than one, ``coast_needed`` lists them (``RULES.md`` §1, DATC 6.B.1/6.B.2).
@@ -22,11 +25,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..rules.orders import (Build, BuildPriority, Convoy, Disband, DisbandPriority, Hold, Move,
                             RetreatPreference, Retreat, Support, Waive)
-from .diagnostics import diagnostic
+from .diagnostics import Diagnostic, diagnostic
 from .grammar import Draft, Fail, Place, Ref
 
 if TYPE_CHECKING:
@@ -40,8 +44,11 @@ ALLOWED = {
 }
 
 
-def resolve(d: Draft, ctx: "ParseContext"):
-    """The order for draft ``d``. Raises :class:`Fail`."""
+def resolve(d: Draft, ctx: "ParseContext", notes: list[Diagnostic]):
+    """The order for draft ``d``; what the player should know about how it was
+    read is appended to ``notes``. Raises :class:`Fail`."""
+    if d.power is not None:
+        ctx = replace(ctx, power=d.power)
     kind = d.kind
     if kind == "move" and ctx.phase_kind == "R":
         if d.route or d.via_convoy:
@@ -52,7 +59,7 @@ def resolve(d: Draft, ctx: "ParseContext"):
         d.places = [d.dest]
     if kind not in ALLOWED.get(ctx.phase_kind, ALLOWED["M"]):
         raise _fail(ctx, "wrong_phase", order=kind, phase_kind=ctx.phase_kind)
-    return _RESOLVERS[kind](d, ctx)
+    return _RESOLVERS[kind](d, ctx, notes)
 
 
 def _fail(ctx: "ParseContext", code: str, **params) -> Fail:
@@ -60,7 +67,15 @@ def _fail(ctx: "ParseContext", code: str, **params) -> Fail:
 
 
 # ---- units and places ----------------------------------------------------------
-def _subject(ref: Ref, ctx: "ParseContext") -> tuple[str | None, str]:
+def _note_coast(ref: Ref, location: str, ctx: "ParseContext", notes: list[Diagnostic]) -> None:
+    """Note a coast written for a unit that stands on another coast."""
+    coast = location.partition("/")[2]
+    if ref.coast and coast and ref.coast != coast:
+        notes.append(diagnostic("unit_coast_corrected", ctx.names, province=ref.prov,
+                                written_coast=ref.coast, coast=coast))
+
+
+def _subject(ref: Ref, ctx: "ParseContext", notes: list[Diagnostic]) -> tuple[str | None, str]:
     """(unit type, location) of the ordered unit."""
     pos = ctx.position
     if pos is not None:
@@ -77,6 +92,7 @@ def _subject(ref: Ref, ctx: "ParseContext") -> tuple[str | None, str]:
             raise _fail(ctx, "wrong_unit_type", province=ref.prov, written=ref.unit_type, actual=unit.type)
         if ctx.power and unit.power != ctx.power:
             raise _fail(ctx, "not_your_unit", province=ref.prov, power=unit.power)
+        _note_coast(ref, unit.location, ctx, notes)
         return unit.type, unit.location
     return _written(ref, ctx)
 
@@ -103,11 +119,13 @@ def _coast_location(prov: str, coast: str, ctx: "ParseContext") -> str:
     return f"{prov}/{coast}"
 
 
-def _other(ref: Ref, ctx: "ParseContext", default_type: str | None = None) -> tuple[str | None, str]:
+def _other(ref: Ref, ctx: "ParseContext", notes: list[Diagnostic],
+           default_type: str | None = None) -> tuple[str | None, str]:
     """(type, location) of a supported or convoyed unit: from the position if a
     unit is there, else as written."""
     unit = ctx.position.units.get(ref.prov) if ctx.position is not None else None
     if unit is not None:
+        _note_coast(ref, unit.location, ctx, notes)
         return ref.unit_type or unit.type, unit.location
     t, loc = _written(Ref(ref.unit_type or default_type, ref.prov, ref.coast), ctx)
     return t, loc
@@ -139,12 +157,12 @@ def _support_destination(place: Place, ctx: "ParseContext") -> str:
 
 
 # ---- one resolver per kind -------------------------------------------------------
-def _hold(d: Draft, ctx):
-    return Hold(*_subject(d.units[0], ctx))
+def _hold(d: Draft, ctx, notes):
+    return Hold(*_subject(d.units[0], ctx, notes))
 
 
-def _move(d: Draft, ctx):
-    t, loc = _subject(d.units[0], ctx)
+def _move(d: Draft, ctx, notes):
+    t, loc = _subject(d.units[0], ctx, notes)
     if t == "F" and (d.route or d.via_convoy):
         raise _fail(ctx, "route_not_allowed", reason="fleet")
     for p in d.route:
@@ -154,31 +172,31 @@ def _move(d: Draft, ctx):
     return Move(t, loc, dest, d.via_convoy or bool(d.route), tuple(p.prov for p in d.route))
 
 
-def _retreat(d: Draft, ctx):
-    t, loc = _subject(d.units[0], ctx)
+def _retreat(d: Draft, ctx, notes):
+    t, loc = _subject(d.units[0], ctx, notes)
     return Retreat(t, loc, _destination(t, loc, d.dest, ctx))
 
 
-def _retreat_pref(d: Draft, ctx):
-    t, loc = _subject(d.units[0], ctx)
+def _retreat_pref(d: Draft, ctx, notes):
+    t, loc = _subject(d.units[0], ctx, notes)
     return RetreatPreference(t, loc, tuple(_destination(t, loc, p, ctx) for p in d.places))
 
 
-def _support(d: Draft, ctx):
-    t, loc = _subject(d.units[0], ctx)
-    st, sloc = _other(d.target, ctx)
+def _support(d: Draft, ctx, notes):
+    t, loc = _subject(d.units[0], ctx, notes)
+    st, sloc = _other(d.target, ctx, notes)
     dest = _support_destination(d.dest, ctx) if d.dest else None
     return Support(t, loc, st, sloc, dest)
 
 
-def _convoy(d: Draft, ctx):
-    t, loc = _subject(d.units[0], ctx)
-    at, aloc = _other(d.target, ctx, default_type="A")
+def _convoy(d: Draft, ctx, notes):
+    t, loc = _subject(d.units[0], ctx, notes)
+    at, aloc = _other(d.target, ctx, notes, default_type="A")
     return Convoy(t, loc, aloc.split("/")[0], d.dest.prov, at)
 
 
-def _disband(d: Draft, ctx):
-    return Disband(*_subject(d.units[0], ctx))
+def _disband(d: Draft, ctx, notes):
+    return Disband(*_subject(d.units[0], ctx, notes))
 
 
 def _build_of(ref: Ref, ctx, check_position: bool) -> Build:
@@ -206,20 +224,20 @@ def _build_of(ref: Ref, ctx, check_position: bool) -> Build:
     return Build(t, loc)
 
 
-def _build(d: Draft, ctx):
+def _build(d: Draft, ctx, notes):
     return _build_of(d.units[0], ctx, check_position=True)
 
 
-def _waive(d: Draft, ctx):
+def _waive(d: Draft, ctx, notes):
     return Waive()
 
 
-def _build_pri(d: Draft, ctx):
+def _build_pri(d: Draft, ctx, notes):
     return BuildPriority(tuple(_build_of(r, ctx, check_position=False) for r in d.items))
 
 
-def _disband_pri(d: Draft, ctx):
-    return DisbandPriority(tuple(Disband(*_subject(r, ctx)) for r in d.items))
+def _disband_pri(d: Draft, ctx, notes):
+    return DisbandPriority(tuple(Disband(*_subject(r, ctx, notes)) for r in d.items))
 
 
 _RESOLVERS = {
