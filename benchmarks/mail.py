@@ -105,7 +105,7 @@ def main() -> int:
                     return mid in arrived
 
                 with imap_client(dv) as c:
-                    c.append(folder, mail("CREATE bench gmsecret\n", "<bench-create@x>", "gm@example.org"))
+                    c.append(folder, mail("CREATE bench gmsecret early=no\n", "<bench-create@x>", "gm@example.org"))
                     for p in POWERS:
                         c.append(folder, mail(f"JOIN bench pw-{p.lower()} {p}\n", f"<bench-join-{p}@x>",
                                               f"{p.lower()}@example.org"))

@@ -102,6 +102,11 @@ class Worker:
 
 
 @dataclass
+class Scheduler:
+    rescan_seconds: float = 60.0     # how often stored games are planned again (changes by `judge game gm`)
+
+
+@dataclass
 class Log:
     level: str = "INFO"
     file: str = ""                   # "" = standard error
@@ -113,6 +118,7 @@ class Config:
     inbound: Inbound = field(default_factory=Inbound)
     outbound: Outbound = field(default_factory=Outbound)
     worker: Worker = field(default_factory=Worker)
+    scheduler: Scheduler = field(default_factory=Scheduler)
     log: Log = field(default_factory=Log)
     source: str = "<embedded default>"
     base_dir: Path = field(default_factory=Path.cwd)

@@ -1,10 +1,14 @@
-"""The composition root: config -> store, spool, transports, worker, sender.
+"""The composition root: config -> store, spool, transports, worker, sender,
+scheduler.
 
 Threads: the inbound transport (aiosmtpd's loop, or the IMAP reader), the
-worker (the only writer of the store) and the sender. Start order: leftover
-temp files are cleaned, the worker and sender start (pending outbox rows are
-resubmitted), then the inbound transport, so nothing arrives before the
-worker can take it. Stop order is the reverse.
+worker (the only writer of the store), the sender and the scheduler (its jobs
+only hand deadline work to the worker). Start order: leftover temp files are
+cleaned, the worker and sender start (pending outbox rows are resubmitted),
+the scheduler rebuilds its jobs from the stored games (deadlines passed while
+the judge was down are handed to the worker at once), then the inbound
+transport, so nothing arrives before the worker can take it. Stop order is
+the reverse.
 """
 
 from __future__ import annotations
@@ -21,8 +25,10 @@ from .mail.inbound_imap import ImapInbound
 from .mail.inbound_smtp import SmtpInbound
 from .mail.sender import Sender
 from .mail.spool import Spool
+from .mail.timekeeper import Timekeeper
 from .mail.transport import make_transport
 from .mail.worker import Worker, utc_now
+from .scheduler import DeadlineScheduler, Work
 from .storage import Store
 
 log = logging.getLogger("judge.daemon")
@@ -47,7 +53,10 @@ class Daemon:
                              name=cfg.judge.name, domain=cfg.domain, keeper=cfg.judge.keeper,
                              language=cfg.judge.language, max_attempts=cfg.worker.max_attempts,
                              retry_delay=cfg.worker.retry_delay, clock=clock,
-                             ack=self._ack, send=self.sender.submit)
+                             ack=self._ack, send=self.sender.submit,
+                             timekeeper=Timekeeper(cfg.judge), changed=self._changed)
+        self.scheduler = DeadlineScheduler(self._load_games, self.worker.submit_work, clock,
+                                           rescan_seconds=cfg.scheduler.rescan_seconds)
         inb = cfg.inbound
         if inb.transport == "imap":
             password = cfg.secret("inbound.imap", inb.imap.password_env)
@@ -56,6 +65,19 @@ class Daemon:
             self.inbound = SmtpInbound(self.spool, self.worker.wake, inb.smtp.host, inb.smtp.port,
                                        inb.smtp.max_message_bytes)
         self._stopped = threading.Event()
+
+    def _load_games(self) -> dict[str, dict]:
+        if self.store.all("notices"):          # left by `judge game gm`: mail them
+            self.worker.submit_work(Work("notices", "", None))
+        return self.store.all("games")
+
+    def _changed(self, docs: dict[str, dict | None], by_mail: bool) -> None:
+        """The worker committed changes to these games: plan them again; after
+        mail, look at once whether the orders are complete (early processing)."""
+        for name, doc in docs.items():
+            self.scheduler.update(name, doc)
+            if by_mail and doc is not None and doc.get("schedule", {}).get("deadline"):
+                self.worker.submit_work(Work("tick", name, doc["schedule"].get("phase")))
 
     def _ack(self, meta: dict) -> None:
         self.inbound.acknowledge(meta)
@@ -75,6 +97,7 @@ class Daemon:
         self.sender.start()
         self.sender.submit(pending)
         self.worker.start()
+        self.scheduler.start()
         self.inbound.start()
         log.info("judge %s: reading %s, writing %s, data in %s (%d mail(s) waiting in the spool, "
                  "%d to send)", self.cfg.judge.address, self.inbound.describe(), self.transport.describe(),
@@ -82,6 +105,7 @@ class Daemon:
 
     def stop(self) -> None:
         self.inbound.stop()
+        self.scheduler.stop()
         self.worker.stop()
         self.sender.stop()
         self._stopped.set()

@@ -38,10 +38,10 @@ def test_a_year_by_hand(capsys, monkeypatch, data, tmp_path):
     assert rc == 0 and "A Mun - Bur" in out
     rc, out, _ = judge(capsys, monkeypatch, "game", "process", "g1", "--data", data)
     assert rc == 0 and "Spring 1901 Movement (S1901M)" in out
-    assert "France:  A Mar - Spa." in out and "Germany: A Mun - Bur." in out
+    assert "France: A Mar - Spa." in out and "Germany: A Mun - Bur." in out
     assert out.rstrip().endswith("Next phase: Fall 1901 Movement (F1901M)")
     rc, out, _ = judge(capsys, monkeypatch, "game", "process", "g1", "--data", data)
-    assert "France:   4  Brest, Marseilles, Paris, Spain" in out and "France:  builds 1" in out
+    assert "France:  4  Brest, Marseilles, Paris, Spain" in out and "France: builds 1" in out
     rc, out, _ = judge(capsys, monkeypatch, "game", "show", "g1", "--phase", "S1901M", "--data", data)
     assert rc == 0 and "Germany: A Mun - Bur." in out
     game = load_game(Store(tmp_path / "var" / "judge.json"), "g1")

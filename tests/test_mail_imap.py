@@ -157,7 +157,7 @@ def test_a_whole_game_signs_on_and_orders_spring_1901_by_mail(tmp_path, dovecot,
         try:
             d.wait_ready(tmp_path / "judge.log", MARK)
             append(dovecot, imap_folder, mail("CREATE g7 gmsecret timezone=Europe/London "
-                                              "deadline=2024-03-01T18:00\n", "<create@x>", "gm@example.org"))
+                                              "deadline=2030-03-01T18:00 early=no\n", "<create@x>", "gm@example.org"))
             wait_for(lambda: sink.messages, what="created")
             append(dovecot, imap_folder, *[
                 mail(f"JOIN g7 pw-{p.lower()} {p}\n", f"<join-{p}@x>", f"{p.lower()}@example.org")
@@ -185,7 +185,7 @@ def test_a_whole_game_signs_on_and_orders_spring_1901_by_mail(tmp_path, dovecot,
         else:
             assert f"Every unit of {p} has an order." in text, text
             assert "Not understood" not in text
-            assert "Deadline: Fri 01 Mar 2024 18:00 Europe/London (UTC+00:00) = Fri 01 Mar 2024 18:00 UTC." in text
+            assert "Deadline: Fri 01 Mar 2030 18:00 Europe/London (UTC+00:00) = Fri 01 Mar 2030 18:00 UTC." in text
     assert "A Mar S A Par - Bur" in by["<orders-France@x>"][0].get_content()
     refs = {m["References"].split()[0] for m in sink.bodies()}
     assert len(refs) == 1                       # one thread per game

@@ -9,7 +9,11 @@ from ..game import Game, GameError
 from ..render import render_svg
 from ..rules.phase import Phase
 from .i18n import check_lang, gettext
-from .views import TIME_FORMAT, PhaseView, game_view, join_list, names_of, phase_view
+from .views import (TIME_FORMAT, N_, PhaseView, game_view, join_list, names_of, phase_view,
+                    player_label)
+
+CHANGES = {"joined": N_("joined"), "left": N_("left the game"), "ejected": N_("removed by the GM"),
+           "replaced": N_("opened to a replacement by the GM")}
 
 
 def history_text(game: Game, from_phase: str | None = None, to_phase: str | None = None,
@@ -68,8 +72,8 @@ def phase_text(view: PhaseView) -> str:
 
 
 def summary_text(game: Game, lang: str = "en") -> str:
-    """The game in brief: rule profile and current phase, the players (the
-    game keeps only the current player of each power), and the SC counts and
+    """The game in brief: rule profile and current phase, the players and
+    who played each power when (:attr:`Game.roster`), and the SC counts and
     ownership at the start and after each year."""
     _ = gettext(check_lang(lang))
     view = game_view(game, lang)
@@ -79,6 +83,12 @@ def summary_text(game: Game, lang: str = "en") -> str:
         "game": game.name, "title": view.title, "phase": view.phase, "rules": view.rules}, "",
         _("Players") + colon.rstrip()]
     lines += [f"{label}{colon}{player or _('(vacant)')}" for _p, label, player in view.powers]
+    if game.roster:             # who played each power when
+        labels_of = {p: label for p, label, _pl in view.powers}
+        lines += ["", _("Player changes") + colon.rstrip()]
+        lines += [f"{c.phase} {labels_of[c.power]}{colon}{_(CHANGES[c.event])}"
+                  + (f" {player_label(game, (c.address,))}" if c.address else "")
+                  for c in game.roster]
     lines += ["", _("Supply centres at the start and after each year") + colon.rstrip()]
     labels = [label for _p, label, _pl in view.powers]
     for row in view.years:

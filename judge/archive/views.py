@@ -196,7 +196,7 @@ def game_view(game: Game, lang: str = "en") -> GameView:
     """The overview of ``game`` in ``lang``."""
     check_lang(lang)
     names = names_of(game)
-    powers = tuple((p, names.power_name(p, lang), public_address(game.players[p].addresses))
+    powers = tuple((p, names.power_name(p, lang), player_label(game, game.players[p].addresses))
                    for p in game.map.powers)
     return GameView(game.name, lang, game.settings.rules, game.position.phase,
                     phase_title(game.position.phase, lang), powers,
@@ -225,6 +225,14 @@ def public_address(addresses: tuple[str, ...]) -> str:
         return ""
     local, at, domain = addresses[0].partition("@")
     return f"{local[:2]}…{at}{domain}" if at else f"{local[:2]}…"
+
+
+def player_label(game: Game, addresses: tuple[str, ...]) -> str:
+    """How a player is shown in public: :func:`public_address`, or ``"—"`` in
+    a gunboat game (``settings.press.anonymous``: no address is shown at all)."""
+    if addresses and game.settings.press.anonymous:
+        return "—"
+    return public_address(addresses)
 
 
 def unit_text(unit_type: str | None, location: str, names: NameIndex, lang: str) -> str:

@@ -97,6 +97,8 @@ def register(sub) -> None:
     s.set_defaults(func=run_show)
     from .game_end import register_ending   # its handlers use this module's helpers
     register_ending(gsub, common)
+    from .game_gm import register_gm
+    register_gm(gsub, common)
 
 
 def data_dir(args) -> Path:
@@ -193,7 +195,8 @@ def receipts_text(game, power: str, receipts, names) -> str:
 
 def run_process(args) -> int:
     from ..game import GameError
-    from ..game.report import results_text
+    from ..game.master import process_now
+    from ..game.notices import notice_to_dict
     from ..storage import StoreError, load_game, save_game
     try:
         store = _store(args)
@@ -201,11 +204,13 @@ def run_process(args) -> int:
             game = load_game(store, args.name)
             if game is None:
                 return _fail(f"no game named {args.name}")
-            records = game.process(_now())
+            step = process_now(game, _now())
             save_game(tx, game)
+            for n in step.notices:          # mailed by a running `judge serve`
+                tx.put("notices", f"{n.kind}:{n.key}", notice_to_dict(n))
     except (GameError, StoreError) as e:
         return _fail(str(e))
-    print(results_text(game, records), end="")
+    print(results_text(game, step.records), end="")
     if game.finished:
         from ..game.final_report import final_text
         print()
@@ -215,13 +220,13 @@ def run_process(args) -> int:
 
 def run_show(args) -> int:
     from ..game import GameError
-    from ..game.report import latest_records, results_text
     from ..storage import StoreError, load_game
     try:
         game = load_game(_store(args), args.name)
         if game is None:
             return _fail(f"no game named {args.name}")
-        records = [game.record(args.phase)] if args.phase else latest_records(game)
+        records = [game.record(args.phase)] if args.phase else \
+            [r for r in game.history if r.processed_at == game.history[-1].processed_at] if game.history else []
     except (GameError, StoreError) as e:
         return _fail(str(e))
     if not records:
@@ -229,6 +234,13 @@ def run_show(args) -> int:
         return 0
     print(results_text(game, records), end="")
     return 0
+
+
+def results_text(game, records) -> str:
+    """The results of ``records`` (one adjudication) in English, as the results
+    mail and ``HISTORY`` tell them (:func:`judge.archive.text.history_text`)."""
+    from ..archive.text import history_text
+    return history_text(game, records[0].phase, records[-1].phase)
 
 
 # ---- settings and the end of the game ------------------------------------------------

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from datetime import date, datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -161,10 +161,6 @@ class DeadlineSettings:
         if "reminders" in data:
             data["reminders"] = tuple(data["reminders"])
         return cls(**data)
-
-    def with_timing(self, phase_kind: str, timing: Timing) -> "DeadlineSettings":
-        name = {"M": "movement", "R": "retreat", "A": "adjustment"}[phase_kind]
-        return replace(self, **{name: timing})
 
 
 def zone_of(name: str) -> ZoneInfo:

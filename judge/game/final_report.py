@@ -4,8 +4,8 @@ GM's passive rulings.
 
 :func:`final_data` gives it as language-neutral data (codes and numbers, like
 :mod:`judge.game.results`); :func:`final_text` renders that in English,
-simplified or traditional Chinese from a small catalogue (Python, like
-:mod:`judge.game.report`); :func:`game_over_notice` is the mail intent for
+simplified or traditional Chinese from a small catalogue;
+:func:`game_over_notice` is the mail intent for
 everyone in the game (:class:`~judge.game.notices.Notice` ``"game_over"``).
 """
 

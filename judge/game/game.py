@@ -26,6 +26,7 @@ from .codec import position_from_dict, position_to_dict, time_from_str, time_to_
 from .ending import EndOfGame, EndState
 from .errors import GameError
 from .records import WRITTEN, OrderEntry, PhaseRecord, Player
+from .roster import Change
 from .schedule import Schedule
 from .sequence import adjustments_due, settle
 from .settings import Settings
@@ -73,7 +74,8 @@ class Game(EndOfGame):
     votes, rulings and, once the game is over, its result (:mod:`.ending`, whose
     methods — ``check_end``, ``ally``, ``draw``, ... — are the game's too).
     ``schedule``: the deadline, reminders, WAIT flags, pause, absences and NMR
-    record (:mod:`.schedule`); ``observers``: ``{address: language}``.
+    record (:mod:`.schedule`); ``observers``: ``{address: language}``;
+    ``roster``: who played each power when (:mod:`.roster`).
     """
 
     name: str
@@ -89,6 +91,7 @@ class Game(EndOfGame):
     ending: EndState = field(default_factory=EndState)
     schedule: Schedule = field(default_factory=Schedule)
     observers: dict[str, str] = field(default_factory=dict)
+    roster: tuple[Change, ...] = ()
 
     # ---- creating ----------------------------------------------------------------
     @classmethod
@@ -341,6 +344,7 @@ class Game(EndOfGame):
             "ending": self.ending.to_dict(),
             "schedule": self.schedule.to_dict(),
             "observers": dict(self.observers),
+            "roster": [c.to_dict() for c in self.roster],
         }
 
     @classmethod
@@ -358,6 +362,7 @@ class Game(EndOfGame):
             EndState.from_dict(data.get("ending", {})),
             schedule=Schedule.from_dict(data.get("schedule", {})),
             observers=dict(data.get("observers", {})),
+            roster=tuple(Change.from_dict(c) for c in data.get("roster", ())),
         )
 
 

@@ -4,48 +4,24 @@ players, settings. Each function changes the game it is given (or raises
 :class:`~judge.game.notices.Notice` intents to mail. Used by the GM's mail
 commands and by ``judge game gm``.
 
-Settings the GM may change (``key=value``), besides those of
-:mod:`judge.game.setting_text` (house rules, victory, scoring):
-
-=====================  ==============================================================
-``timezone``           IANA zone of the deadlines (``Europe/Paris``)
-``movement``           length of movement phases (``48h``, ``2d``, ``90m``) or a clock
-                       time (``20:00``, optionally ``20:00/12h``: at least 12 h away)
-``retreat``            the same for retreat phases
-``adjustment``         the same for adjustment phases
-``days``               weekdays a deadline may fall on (``mon,tue,wed,thu,fri``; ``all``)
-``grace``              grace period after the deadline (``24h``; ``0``: none)
-``reminders``          hours before the deadline to remind (``24,1``; ``none``)
-``early``              ``yes``/``no``: process as soon as all orders are in
-``outage``             ``process``/``extend`` after the judge was down past a deadline
-``outage_hours``       how far ``extend`` moves the deadline (``24h``)
-``pause_limit``        the longest pause (``14d``)
-``press``              ``none``, ``white``, ``grey`` or ``both``
-``press_private``      ``yes``/``no``: press to some powers only
-``press_gm``           ``yes``/``no``: press to the GM
-``press_observers``    ``yes``/``no``: observers receive broadcasts
-``gunboat``            ``yes``/``no``: nobody's address is shown to other players
-``late_notices``       ``yes``/``no``
-``abandon_after``      phases missed in a row before a power is abandoned (``0``: never)
-``absence_max``        days of absence a player may take (``15``)
-=====================  ==============================================================
+The settings the GM may change (``SET key=value``) are those of
+:mod:`judge.game.setting_text`: house rules, victory, scoring, deadlines,
+press and NMR.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from datetime import datetime, timedelta
 
 from ..rules.phase import Phase
 from . import turns
-from .deadlines import WEEKDAYS, Timing
 from .errors import GameError
 from .nmr import eject_player, missed_by, replace_player
 from .notices import GM, Notice, mailto
 from .records import WRITTEN
+from .roster import record_change
 from .setting_text import change_settings
-from .settings import Settings
 
 
 # ---- deadlines ---------------------------------------------------------------------
@@ -54,7 +30,7 @@ def set_deadline(game, when: datetime, now: datetime) -> list[Notice]:
     after ``now``); a game without a clock starts its clock. A pause ends."""
     if when <= now:
         raise GameError("the new deadline must be in the future")
-    if getattr(game, "finished", False):
+    if game.finished:
         raise GameError(f"game {game.name} is over")
     if not turns.running(game) or game.schedule.phase != str(game.phase):
         turns.open_phase(game, now, when)
@@ -78,7 +54,7 @@ def extend(game, hours: float, now: datetime) -> list[Notice]:
 
 def process_now(game, now: datetime) -> turns.Step:
     """``PROCESS``: adjudicate the current phase now, whatever is missing."""
-    if getattr(game, "finished", False):
+    if game.finished:
         raise GameError(f"game {game.name} is over")
     return turns.process(game, now)
 
@@ -100,8 +76,7 @@ def rollback(game, phase: str, now: datetime) -> list[Notice]:
     game.orders = _written(rec.orders)
     game.position = rec.position_before
     game.history = kept
-    if getattr(game, "ending", None) is not None:
-        game.ending = replace(game.ending, result=None, tie=None, votes=type(game.ending.votes)())
+    game.ending = replace(game.ending, result=None, tie=None, votes=type(game.ending.votes)())
     nmr, missed = {}, {}
     for r in kept:
         lost = missed_by(r, game.map)
@@ -135,6 +110,7 @@ def eject(game, power: str, now: datetime) -> list[Notice]:
     take the game's defaults) until the GM replaces it."""
     power = game.power(power)
     old = eject_player(game, power)
+    record_change(game, power, "ejected", old.addresses[0], now)
     return [Notice("ejected", (GM,), {"game": game.name, "map": game.map_name, "power": power},
                    f"{game.name}:eject:{power}:{now.isoformat()}"),
             Notice("ejected_player", mailto(old.addresses), {"game": game.name, "map": game.map_name,
@@ -148,6 +124,7 @@ def replace_power(game, power: str, password_hash: str, now: datetime) -> list[N
     power = game.power(power)
     old = game.players[power]
     replace_player(game, power, password_hash)
+    record_change(game, power, "replaced", old.addresses[0] if old.addresses else "", now)
     out = [Notice("replacing", (GM,), {"game": game.name, "map": game.map_name, "power": power},
                   f"{game.name}:replace:{power}:{now.isoformat()}")]
     if old.addresses:
@@ -167,126 +144,13 @@ def check_become(game, power: str) -> str:
 
 
 # ---- settings ----------------------------------------------------------------------
-_PRESS_MODES = {"none": (False, True, False), "white": (True, True, False),
-                "grey": (True, False, True), "gray": (True, False, True), "both": (True, True, True)}
-
-
-def hours_of(text: str) -> float:
-    """``"48"``, ``"48h"``, ``"2d"``, ``"90m"``, ``"1d12h"``, ``"30s"`` -> hours.
-    ValueError otherwise."""
-    t = text.strip().lower().replace(" ", "")
-    if re.fullmatch(r"\d+(\.\d+)?", t):
-        return float(t)
-    parts = re.findall(r"(\d+(?:\.\d+)?)([dhms])", t)
-    if not parts or "".join(n + u for n, u in parts) != t:
-        raise ValueError(f"{text!r} is not a length such as 48h, 2d or 90m")
-    return sum(float(n) * {"d": 24, "h": 1, "m": 1 / 60, "s": 1 / 3600}[u] for n, u in parts)
-
-
-def _timing(text: str, old: Timing) -> Timing:
-    t = text.strip()
-    if re.fullmatch(r"\d{1,2}:\d\d(/.+)?", t):
-        at, _, least = t.partition("/")
-        return Timing(old.hours, at.zfill(5), hours_of(least) if least else 0.0, old.days)
-    return Timing(hours_of(t), None, 0.0, old.days)
-
-
-def _days(text: str) -> tuple[str, ...]:
-    t = text.strip().lower()
-    if t in ("all", "any", "every"):
-        return WEEKDAYS
-    m = re.fullmatch(r"([a-z]{3})[a-z]*-([a-z]{3})[a-z]*", t)
-    if m and m.group(1) in WEEKDAYS and m.group(2) in WEEKDAYS:
-        a, b = WEEKDAYS.index(m.group(1)), WEEKDAYS.index(m.group(2))
-        return tuple(WEEKDAYS[i % 7] for i in range(a, b + 1 if b >= a else b + 8))
-    days = tuple(d.strip()[:3] for d in t.split(",") if d.strip())
-    if not days or any(d not in WEEKDAYS for d in days):
-        raise ValueError(f"{text!r}: name weekdays like mon,tue,wed or mon-fri")
-    return days
-
-
-def _flag(text: str) -> bool:
-    words = {"yes": True, "true": True, "on": True, "1": True,
-             "no": False, "false": False, "off": False, "0": False}
-    if text.strip().lower() not in words:
-        raise ValueError(f"{text!r} is not yes or no")
-    return words[text.strip().lower()]
-
-
-def _apply(settings: Settings, key: str, text: str) -> Settings:
-    d, p, n = settings.deadlines, settings.press, settings.nmr
-    if key == "timezone":
-        return replace(settings, deadlines=replace(d, timezone=text.strip()))
-    if key in ("movement", "retreat", "adjustment"):
-        return replace(settings, deadlines=replace(d, **{key: _timing(text, getattr(d, key))}))
-    if key == "days":
-        days = _days(text)
-        return replace(settings, deadlines=replace(d, **{k: replace(getattr(d, k), days=days)
-                                                         for k in ("movement", "retreat", "adjustment")}))
-    if key == "grace":
-        return replace(settings, deadlines=replace(d, grace_hours=hours_of(text)))
-    if key == "reminders":
-        hours = () if text.strip().lower() in ("none", "off", "no") else \
-            tuple(hours_of(h) for h in text.split(",") if h.strip())
-        return replace(settings, deadlines=replace(d, reminders=hours))
-    if key == "early":
-        return replace(settings, deadlines=replace(d, early=_flag(text)))
-    if key == "outage":
-        return replace(settings, deadlines=replace(d, outage=text.strip().lower()))
-    if key == "outage_hours":
-        return replace(settings, deadlines=replace(d, outage_hours=hours_of(text)))
-    if key == "pause_limit":
-        return replace(settings, deadlines=replace(d, pause_limit_hours=hours_of(text)))
-    if key == "press":
-        mode = _PRESS_MODES.get(text.strip().lower())
-        if mode is None:
-            raise ValueError(f"{text!r}: use none, white, grey or both")
-        return replace(settings, press=replace(p, allowed=mode[0], white=mode[1], grey=mode[2]))
-    flags = {"press_private": ("press", "private"), "press_gm": ("press", "to_gm"),
-             "press_observers": ("press", "observers"), "gunboat": ("press", "anonymous"),
-             "late_notices": ("nmr", "late_notices")}
-    if key in flags:
-        group, name = flags[key]
-        return replace(settings, **{group: replace(getattr(settings, group), **{name: _flag(text)})})
-    if key == "abandon_after":
-        if not text.strip().isdigit():
-            raise ValueError(f"{text!r} is not a whole number")
-        return replace(settings, nmr=replace(n, abandon_after=int(text)))
-    if key == "absence_max":      # days; or a length such as 360h
-        t = text.strip()
-        days = float(t) if re.fullmatch(r"\d+(\.\d+)?", t) else hours_of(t) / 24
-        return replace(settings, nmr=replace(n, absence_max_days=days))
-    raise KeyError(key)
-
-
-CLOCK_KEYS = ("timezone", "movement", "retreat", "adjustment", "days", "grace", "reminders", "early",
-              "outage", "outage_hours", "pause_limit", "press", "press_private", "press_gm",
-              "press_observers", "gunboat", "late_notices", "abandon_after", "absence_max")
-
-
-def change_game_settings(settings: Settings, pairs, tz: str | None = None) -> Settings:
-    """``settings`` with ``key=value`` ``pairs`` applied in order: the keys of
-    this module's table and those of :func:`judge.game.setting_text.change_settings`.
-    Returns new settings; raises ValueError naming the pair (nothing changes)."""
-    for pair in pairs:
-        key, eq, text = pair.partition("=")
-        key = key.strip().lower().replace("-", "_")
-        if eq and key in CLOCK_KEYS:
-            try:
-                settings = _apply(settings, key, text)
-            except (ValueError, TypeError) as e:
-                raise ValueError(f"{pair!r}: {e}") from None
-        else:
-            settings = change_settings(settings, [pair], tz or settings.deadlines.timezone)
-    return settings
-
-
 def change(game, pairs, now: datetime) -> list[Notice]:
-    """GM ``SET key=value ...``: change the game's settings (see module doc).
+    """GM ``SET key=value ...``: change the game's settings (the keys of
+    :mod:`judge.game.setting_text`).
     A new clock setting applies from the next phase on. Returns the notice
     telling the GM and players what changed. GameError for a bad pair."""
     try:
-        game.settings = change_game_settings(game.settings, pairs)
+        game.settings = change_settings(game.settings, pairs, game.settings.deadlines.timezone)
     except ValueError as e:
         raise GameError(str(e)) from None
     return [Notice("settings", turns.EVERYONE, {"game": game.name, "map": game.map_name,

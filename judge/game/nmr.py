@@ -82,7 +82,7 @@ def late_notices(game, now: datetime) -> list[Notice]:
     key = f"{game.name}:{sched.phase}:late"
     out = [Notice("late", (p,), {"game": game.name, "map": game.map_name, "power": p,
                                  "phase": sched.phase, "deadline": sched.deadline, "grace": until,
-                                 "missing": _missing_units(game, p),
+                                 "missing": missing_units(game, p),
                                  "timezone": game.settings.deadlines.timezone}, key)
            for p in late if playing(game, p)]
     out.append(Notice("late_gm", (GM,), {"game": game.name, "map": game.map_name, "phase": sched.phase,
@@ -91,8 +91,9 @@ def late_notices(game, now: datetime) -> list[Notice]:
     return out
 
 
-def _missing_units(game, power: str) -> list[tuple[str, str]]:
-    """``[(unit type, location)]`` of ``power``'s units without orders."""
+def missing_units(game, power: str) -> list[tuple[str, str]]:
+    """``[(unit type, location)]`` of ``power``'s units (dislodged units in a
+    retreat phase) still without orders."""
     pos, kind = game.position, game.phase.kind
     out = []
     for loc in game.unordered(power):

@@ -23,6 +23,25 @@ and their values:
 ``scoring``                 ``house``, ``dss``, ``sum_of_squares``, ``c_diplo`` (§5)
 ``awards``                  ``gm`` (the GM names them) or ``vote`` (the leaders vote)
 ``award_tie``               ``gm_decides``, ``share``, ``most_centres``
+``timezone``                IANA zone of the deadlines (``Europe/Paris``; issue 4)
+``movement``                length of movement phases (``48h``, ``2d``, ``90m``) or a clock
+                            time (``20:00``; ``20:00/12h``: at least 12 h after the start)
+``retreat``, ``adjustment``  the same for retreat and adjustment phases
+``days``                    weekdays a deadline may fall on (``mon,tue,wed``, ``mon-fri``, ``all``)
+``grace``                   grace period after the deadline (``24h``; ``0``: none)
+``reminders``               hours before the deadline to remind (``24,1``; ``none``)
+``early``                   ``yes``/``no``: process as soon as all orders are in
+``outage``                  ``process``/``extend`` after the judge was down past a deadline
+``outage_hours``            how far ``extend`` moves the deadline (``24h``)
+``pause_limit``             the longest pause (``14d``)
+``press``                   ``none``, ``white``, ``grey`` or ``both``
+``press_private``           ``yes``/``no``: press to some powers only
+``press_gm``                ``yes``/``no``: press to the GM
+``press_observers``         ``yes``/``no``: observers receive broadcasts
+``gunboat``                 ``yes``/``no``: no player's address is shown to another
+``late_notices``            ``yes``/``no``: tell late players at the deadline
+``abandon_after``           phases missed in a row before a power is abandoned (``0``: never)
+``absence_max``             days of absence a player may take (``15``)
 ==========================  ==========================================================
 
 The field names (``solo_centres``, ``alliance_centres``, ``tie_rule``,
@@ -31,11 +50,13 @@ The field names (``solo_centres``, ``alliance_centres``, ``tie_rule``,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from .deadlines import WEEKDAYS, Timing
 from .settings import Settings
 
 
@@ -53,6 +74,11 @@ def _flag(text: str, tz: str) -> bool:
     if text.lower() not in words:
         raise ValueError(f"{text!r} is not yes or no")
     return words[text.lower()]
+
+
+def yes_no(text: str) -> bool:
+    """``yes``/``no`` (``true``/``false``, ``on``/``off``, ``1``/``0``) -> bool; ValueError."""
+    return _flag(text.strip(), "UTC")
 
 
 def _word(text: str, tz: str = "UTC") -> str:
@@ -74,6 +100,92 @@ def _time(text: str, tz: str) -> datetime | None:
     return moment.astimezone(timezone.utc)
 
 
+def hours_of(text: str, tz: str = "UTC") -> float:
+    """``"48"``, ``"48h"``, ``"2d"``, ``"90m"``, ``"1d12h"``, ``"30s"`` -> hours.
+    ValueError otherwise."""
+    t = text.strip().lower().replace(" ", "")
+    if re.fullmatch(r"\d+(\.\d+)?", t):
+        return float(t)
+    parts = re.findall(r"(\d+(?:\.\d+)?)([dhms])", t)
+    if not parts or "".join(n + u for n, u in parts) != t:
+        raise ValueError(f"{text!r} is not a length such as 48h, 2d or 90m")
+    return sum(float(n) * {"d": 24, "h": 1, "m": 1 / 60, "s": 1 / 3600}[u] for n, u in parts)
+
+
+def _hours_list(text: str, tz: str) -> tuple[float, ...]:
+    if text.strip().lower() in ("none", "off", "no", "-"):
+        return ()
+    return tuple(hours_of(h) for h in text.split(",") if h.strip())
+
+
+def _days_of(text: str, tz: str = "UTC") -> float:
+    t = text.strip()
+    return float(t) if re.fullmatch(r"\d+(\.\d+)?", t) else hours_of(t) / 24
+
+
+def _whole(text: str, tz: str) -> int:
+    if not text.strip().isdigit():
+        raise ValueError(f"{text!r} is not a whole number")
+    return int(text)
+
+
+def _zone(text: str, tz: str) -> str:
+    try:
+        ZoneInfo(text.strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"unknown time zone {text!r} (use an IANA name such as Europe/Paris)") from None
+    return text.strip()
+
+
+def _timing(settings: Settings, kind: str, text: str) -> Settings:
+    old = getattr(settings.deadlines, kind)
+    t = text.strip()
+    if re.fullmatch(r"\d{1,2}:\d\d(/.+)?", t):
+        at, _, least = t.partition("/")
+        new = Timing(old.hours, at.zfill(5), hours_of(least) if least else 0.0, old.days)
+    else:
+        new = Timing(hours_of(t), None, 0.0, old.days)
+    return replace(settings, deadlines=replace(settings.deadlines, **{kind: new}))
+
+
+def _days(settings: Settings, text: str) -> Settings:
+    t = text.strip().lower()
+    m = re.fullmatch(r"([a-z]{3})[a-z]*-([a-z]{3})[a-z]*", t)
+    if t in ("all", "any", "every"):
+        days = WEEKDAYS
+    elif m and m.group(1) in WEEKDAYS and m.group(2) in WEEKDAYS:
+        a, b = WEEKDAYS.index(m.group(1)), WEEKDAYS.index(m.group(2))
+        days = tuple(WEEKDAYS[i % 7] for i in range(a, b + 1 if b >= a else b + 8))
+    else:
+        days = tuple(d.strip()[:3] for d in t.split(",") if d.strip())
+        if not days or any(d not in WEEKDAYS for d in days):
+            raise ValueError(f"{text!r}: name weekdays like mon,tue,wed or mon-fri")
+    d = settings.deadlines
+    return replace(settings, deadlines=replace(d, **{k: replace(getattr(d, k), days=days)
+                                                     for k in ("movement", "retreat", "adjustment")}))
+
+
+_PRESS_MODES = {"none": (False, True, False), "white": (True, True, False),
+                "grey": (True, False, True), "gray": (True, False, True), "both": (True, True, True)}
+
+
+def _press(settings: Settings, text: str) -> Settings:
+    mode = _PRESS_MODES.get(text.strip().lower())
+    if mode is None:
+        raise ValueError(f"{text!r}: use none, white, grey or both")
+    return replace(settings, press=replace(settings.press, allowed=mode[0], white=mode[1], grey=mode[2]))
+
+
+SPECIAL = {
+    "movement": lambda s, text: _timing(s, "movement", text),
+    "retreat": lambda s, text: _timing(s, "retreat", text),
+    "adjustment": lambda s, text: _timing(s, "adjustment", text),
+    "days": _days,
+    "press": _press,
+}
+"""Keys that set more than one field: key -> change(settings, text)."""
+
+
 # key -> (group or None for a Settings field, field name, reader(text, time zone))
 KEYS = {
     "rules": (None, "rules", _word),
@@ -93,6 +205,20 @@ KEYS = {
     "scoring": ("scoring", "system", _word),
     "awards": ("scoring", "awards", _word),
     "award_tie": ("scoring", "award_tie_rule", _word),
+    "timezone": ("deadlines", "timezone", _zone),
+    "grace": ("deadlines", "grace_hours", hours_of),
+    "reminders": ("deadlines", "reminders", _hours_list),
+    "early": ("deadlines", "early", _flag),
+    "outage": ("deadlines", "outage", _word),
+    "outage_hours": ("deadlines", "outage_hours", hours_of),
+    "pause_limit": ("deadlines", "pause_limit_hours", hours_of),
+    "press_private": ("press", "private", _flag),
+    "press_gm": ("press", "to_gm", _flag),
+    "press_observers": ("press", "observers", _flag),
+    "gunboat": ("press", "anonymous", _flag),
+    "late_notices": ("nmr", "late_notices", _flag),
+    "abandon_after": ("nmr", "abandon_after", _whole),
+    "absence_max": ("nmr", "absence_max_days", _days_of),
 }
 _ALIASES = {"solo_centres": "solo", "alliance_centres": "alliance", "tie_rule": "tie",
             "system": "scoring", "award_tie_rule": "award_tie"}
@@ -108,10 +234,13 @@ def change_settings(settings: Settings, pairs: Iterable[str], tz: str = "UTC") -
         key, eq, text = pair.partition("=")
         key = _word(key.strip())
         key = _ALIASES.get(key, key)
-        if not eq or key not in KEYS:
-            raise ValueError(f"{pair!r}: write key=value with a key among {', '.join(KEYS)}")
-        group, name, read = KEYS[key]
+        if not eq or (key not in KEYS and key not in SPECIAL):
+            raise ValueError(f"{pair!r}: write key=value with a key among {', '.join([*KEYS, *SPECIAL])}")
         try:
+            if key in SPECIAL:
+                settings = SPECIAL[key](settings, text.strip())
+                continue
+            group, name, read = KEYS[key]
             value = read(text.strip(), tz)
             if group is None:
                 settings = replace(settings, **{name: value})
@@ -135,6 +264,18 @@ def describe_settings(settings: Settings) -> dict[str, str]:
             out[key] = "yes" if value else "no"
         elif isinstance(value, datetime):
             out[key] = value.isoformat()
+        elif isinstance(value, tuple):
+            out[key] = ",".join(f"{v:g}" for v in value) or "none"
+        elif isinstance(value, float):
+            out[key] = f"{value:g}"
         else:
             out[key] = str(value)
+    d = settings.deadlines
+    for kind in ("movement", "retreat", "adjustment"):
+        t = getattr(d, kind)
+        out[kind] = f"{t.hours:g}h" if t.at is None else t.at + (f"/{t.min_hours:g}h" if t.min_hours else "")
+    out["days"] = "all" if d.movement.days == WEEKDAYS else ",".join(d.movement.days)
+    p = settings.press
+    out["press"] = "none" if not p.allowed else {(True, False): "white", (False, True): "grey",
+                                                 (True, True): "both"}.get((p.white, p.grey), "none")
     return out

@@ -19,7 +19,10 @@ At each tick, in order:
 
 Adjudicating (:func:`process`) records NMRs (:func:`judge.game.nmr.record_nmr`),
 opens the next phase with its deadline and sends the results to every player,
-observer and the GM.
+observer and the GM. Every tick also checks the end of the game
+(:meth:`Game.check_end`: votes, a wall-clock end, ``RULES.md`` §4); a game
+that ends stops its clock and everyone gets the final report
+(:func:`judge.game.final_report.game_over_notice`).
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from .deadlines import (
     grace_end, is_complete, next_deadline, orders_needed, push_past_absences, reminder_times, reminders_due,
 )
 from .errors import GameError
-from .nmr import late_notices, missing_powers, playing, record_nmr
+from .final_report import game_over_notice
+from .nmr import late_notices, missing_powers, missing_units, playing, record_nmr
 from .notices import GM, OBSERVERS, PLAYERS, Notice
 from .records import PhaseRecord
 from .results import results_data
@@ -55,7 +59,7 @@ class Step:
 
 def running(game) -> bool:
     """Whether the game has a clock: started, not over."""
-    return game.schedule.deadline is not None and not getattr(game, "finished", False)
+    return game.schedule.deadline is not None and not game.finished
 
 
 def open_phase(game, now: datetime, deadline: datetime | None = None) -> None:
@@ -105,6 +109,8 @@ def due_at(game) -> datetime | None:
     if s.late:
         return grace_end(game.settings.deadlines, s.deadline)
     times = [s.deadline]
+    if game.settings.victory.end_at is not None:
+        times.append(game.settings.victory.end_at)
     times += [when for h, when in reminder_times(game.settings.deadlines, s.deadline, s.opened)
               if h not in s.reminded and when < s.deadline]
     return min(times)
@@ -115,6 +121,11 @@ def tick(game, now: datetime) -> Step:
     without a running clock. Returns the :class:`Step`."""
     step = Step()
     if not running(game):
+        return step
+    game.check_end(now)
+    if game.finished:
+        _stop_clock(game)
+        step.notices.append(game_over_notice(game))
         return step
     s = game.schedule
     if s.phase != str(game.phase):     # the phase moved on by hand: give it a clock
@@ -158,14 +169,29 @@ def process(game, now: datetime) -> Step:
     results. Raises GameError when the game is over."""
     records = game.process(now)
     notices = record_nmr(game, records)
-    if getattr(game, "finished", False):
-        game.schedule = replace(game.schedule, phase=str(game.phase), deadline=None, late=False,
-                                reminded=(), wait=frozenset(), paused_at=None, pause_until=None)
+    if game.finished:
+        _stop_clock(game)
     elif game.schedule.deadline is not None:
         open_phase(game, now)
     notices.insert(0, Notice("results", EVERYONE, results_data(game, records),
                              f"{game.name}:{records[0].phase}:results"))
+    if game.finished:
+        notices.append(game_over_notice(game))
     return Step(list(records), notices)
+
+
+def ended(game) -> list[Notice]:
+    """After a vote or the GM ended ``game``: its clock stops and everyone is
+    sent the final report. Empty while the game runs."""
+    if not game.finished:
+        return []
+    _stop_clock(game)
+    return [game_over_notice(game)]
+
+
+def _stop_clock(game) -> None:
+    game.schedule = replace(game.schedule, phase=str(game.phase), deadline=None, late=False,
+                            reminded=(), wait=frozenset(), paused_at=None, pause_until=None)
 
 
 def _reminders(game, hours: float) -> list[Notice]:
@@ -177,17 +203,7 @@ def _reminders(game, hours: float) -> list[Notice]:
         out.append(Notice("reminder", (p,), {
             "game": game.name, "map": game.map_name, "power": p, "phase": s.phase,
             "deadline": s.deadline, "timezone": game.settings.deadlines.timezone, "hours": hours,
-            "missing": _missing(game, p)}, f"{game.name}:{s.phase}:reminder:{hours:g}"))
-    return out
-
-
-def _missing(game, power: str) -> list[tuple[str, str]]:
-    pos, kind = game.position, game.phase.kind
-    out = []
-    for loc in game.unordered(power):
-        prov = loc.partition("/")[0]
-        unit = pos.units[prov] if kind == "M" else pos.dislodged[prov].unit
-        out.append((unit.type, unit.location))
+            "missing": missing_units(game, p)}, f"{game.name}:{s.phase}:reminder:{hours:g}"))
     return out
 
 

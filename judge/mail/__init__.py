@@ -8,4 +8,11 @@ the mail ``commands`` on a ``staging`` view of the store, renders the replies
 rows in one transaction; the ``sender`` hands the outbox to a ``transport``
 (maildir or SMTP relay). ``passwords`` keeps per-game passwords hashed;
 ``faults`` holds the crash points the durability tests use.
+
+Games on their own clock: ``timekeeper`` does the scheduler's deadline work in
+the worker; ``notices`` turns the game's notices (results, reminders, late
+notices, press, ...) into one mail per reader in the reader's language. The
+commands of a running game are mixins of the handler: ``game_commands``
+(press, WAIT, absences, observers, the GM), ``end_commands`` (alliances,
+draws, concessions, award votes), ``archive_commands`` (HISTORY, SUMMARY, MAP).
 """

@@ -29,7 +29,7 @@ address of record. The GM's address and password hash are kept in table ``gm`` (
 {address, password_hash}); the reader's language in table ``accounts``
 (address -> {language}). The game's time zone and deadline are the game's own
 (``settings.deadlines.timezone``, ``schedule.deadline``): CREATE takes every
-``key=value`` setting of :func:`judge.game.master.change_game_settings` and
+``key=value`` setting of :func:`judge.game.setting_text.change_settings` and
 ``deadline=`` (local time) to open the first phase's clock.
 
 Store tables written: ``games``, ``gm``, ``accounts``.
@@ -48,13 +48,19 @@ from zoneinfo import ZoneInfo
 from ..config import LANGUAGES, Config
 from ..game import Game, GameError, Player, Settings
 from ..game.game import NAME_RE
-from ..game.master import change_game_settings
-from ..game.turns import open_phase
+from ..game.setting_text import change_settings
+from ..game.deadlines import local_to_utc
+from ..game.press import is_press_start
+from ..game.roster import record_change
+from ..game.turns import open_phase, running, start
 from ..maps import load_map, load_names
 from ..notation.format import format_order
 from ..notation.names import is_cjk, name_index
 from ..notation.parser import ParseContext, parse_orders
 from ..rules.phase import Phase
+from .archive_commands import ArchiveCommands
+from .end_commands import EndCommands
+from .game_commands import GameCommands
 from .message import InboundMail
 from .passwords import hash_password, verify_password
 
@@ -64,7 +70,8 @@ class Reply:
     """A mail a handler asks for. ``purpose`` (with the inbound key and the first
     recipient) makes the Message-ID, so it must differ between the replies to one
     mail; ``template`` is rendered in ``lang`` with ``context``; ``game`` threads
-    the mail in that game's thread; ``in_reply``: it answers the inbound mail."""
+    the mail in that game's thread; ``in_reply``: it answers the inbound mail;
+    ``attachments``: ``(file name, MIME type, text)`` each (the ``MAP`` picture)."""
     purpose: str
     to: tuple[str, ...]
     template: str
@@ -73,6 +80,7 @@ class Reply:
     cc: tuple[str, ...] = ()
     game: str | None = None
     in_reply: bool = True
+    attachments: tuple[tuple[str, str, str], ...] = ()
 
 
 class CommandHandler(Protocol):
@@ -82,9 +90,19 @@ class CommandHandler(Protocol):
 
 # ---- reading command lines ---------------------------------------------------------
 _EN = {"HELP": "help", "CREATE": "create", "JOIN": "join", "SIGNON": "signon", "LIST": "list",
-       "RESIGN": "resign", "SIGNOFF": "signoff"}
+       "RESIGN": "resign", "SIGNOFF": "signoff", "OBSERVE": "observe",
+       # the GM (judge.mail.game_commands)
+       "EXTEND": "extend", "PAUSE": "pause", "RESUME": "resume", "PROCESS": "process",
+       "ROLLBACK": "rollback", "EJECT": "eject", "REPLACE": "replace", "BECOME": "become",
+       "START": "start",
+       # the end of the game (judge.mail.end_commands)
+       "ALLY": "ally", "UNALLY": "unally", "DRAW": "draw", "NODRAW": "nodraw", "CONCEDE": "concede",
+       "VOTE": "vote",
+       # the archive (judge.mail.archive_commands)
+       "HISTORY": "history", "SUMMARY": "summary", "MAP": "map"}
 _EN_SET = {"PASSWORD": "set_password", "ADDRESS": "set_address", "LANGUAGE": "set_language",
-           "LANG": "set_language"}
+           "LANG": "set_language", "DEADLINE": "set_deadline", "WAIT": "set_wait", "NOWAIT": "set_nowait",
+           "ABSENCE": "set_absence"}
 _ZH = {
     "help": ("帮助", "幫助", "说明", "說明"),
     "create": ("创建", "創建", "建立"),
@@ -96,6 +114,23 @@ _ZH = {
     "set_language": ("设置语言", "設定語言", "設置語言"),
     "resign": ("辞职", "辭職", "退出游戏", "退出遊戲"),
     "signoff": ("结束", "結束", "签退", "簽退"),
+    "observe": ("旁观", "旁觀", "观战", "觀戰"),
+    "set_wait": ("等待",),
+    "set_nowait": ("不等待",),
+    "set_deadline": ("设置截止", "設定截止", "設置截止"),
+    "extend": ("延长", "延長"),
+    "pause": ("暂停", "暫停"),
+    "resume": ("恢复", "恢復"),
+    "process": ("结算", "結算"),
+    "rollback": ("回退", "回滚", "回滾"),
+    "ally": ("结盟", "結盟"),
+    "unally": ("解除结盟", "解除結盟"),
+    "draw": ("和局",),
+    "nodraw": ("取消和局",),
+    "concede": ("认输", "認輸"),
+    "history": ("历史", "歷史"),
+    "summary": ("概要", "摘要"),
+    "map": ("地图", "地圖"),
 }
 _ZH_WORDS = sorted(((w, c) for c, ws in _ZH.items() for w in ws), key=lambda x: -len(x[0]))
 _LANG_WORDS = {"en": "en", "english": "en", "英文": "en", "英语": "en", "英語": "en",
@@ -129,6 +164,8 @@ def read_command(line: str) -> Command | None:
         first, words = "SIGN" + words[1].upper(), ["SIGN" + words[1].upper()] + words[2:]
     if first == "SET" and len(words) > 1 and words[1].upper().rstrip(":") in _EN_SET:
         return Command(_EN_SET[words[1].upper().rstrip(":")], tuple(words[2:]), line.strip())
+    if first == "SET" and len(words) > 1 and "=" in words[1]:       # the GM's game settings
+        return Command("set_settings", tuple(words[1:]), line.strip())
     if first in _EN:
         return Command(_EN[first], tuple(words[1:]), line.strip())
     for word, name in _ZH_WORDS:
@@ -245,6 +282,9 @@ class _Session:
     results: list[dict] = field(default_factory=list)
     game: Game | None = None
     power: str | None = None          # None with a game: signed on as GM
+    gm: bool = False                  # signed on as the GM (power set after BECOME)
+    notices: list = field(default_factory=list)   # game notices to mail (results, press, ...)
+    attachments: list = field(default_factory=list)   # (file name, MIME type, text) for the reply
     cc: set[str] = field(default_factory=set)
     orders: list[str] = field(default_factory=list)
     language: str | None = None       # set by SET LANGUAGE in this mail
@@ -254,8 +294,9 @@ class _Session:
     games: dict[str, Game] = field(default_factory=dict)   # games read or changed by this mail
 
 
-class MailCommands:
-    """The judge's :class:`CommandHandler` (see module doc)."""
+class MailCommands(GameCommands, EndCommands, ArchiveCommands):
+    """The judge's :class:`CommandHandler` (see module doc); the commands of
+    a running game are in :class:`~judge.mail.game_commands.GameCommands`."""
 
     def __init__(self, cfg: Config):
         self.cfg = cfg
@@ -269,8 +310,14 @@ class MailCommands:
         if not mail.reply_to:
             return []
         s = _Session(mail, db, now)
-        for line in mail.text.split("\n"):
+        lines, i = mail.text.split("\n"), 0
+        while i < len(lines):
+            line, i = lines[i], i + 1
             if not line.strip():
+                continue
+            if is_press_start(line):
+                self._flush_orders(s)
+                i = self._press_block(s, lines, i - 1)
                 continue
             cmd = read_command(line)
             if cmd is None:
@@ -290,7 +337,7 @@ class MailCommands:
             doc = s.games[name].to_dict()
             s.db.put("games", name, doc)
             self._games[name] = (doc, s.games[name])
-        return [self._reply(s)]
+        return [self._reply(s)] + self.notice_replies(s)
 
     def _reply(self, s: _Session) -> Reply:
         mail = s.mail
@@ -303,7 +350,7 @@ class MailCommands:
                    "judge_name": self.cfg.judge.name, "judge_address": self.cfg.judge.address,
                    "words": words_for(lang)}
         return Reply(purpose="reply", to=(mail.reply_to,), cc=cc, template="reply.txt", lang=lang,
-                     context=context, game=s.last_game)
+                     context=context, game=s.last_game, attachments=tuple(s.attachments))
 
     def _language(self, s: _Session) -> str:
         """SET LANGUAGE in this mail, else the reader's stored choice (SET
@@ -350,7 +397,7 @@ class MailCommands:
 
 
     def _enter(self, s: _Session, game: Game, power: str | None) -> None:
-        s.game, s.power, s.last_game = game, power, game.name
+        s.game, s.power, s.last_game, s.gm = game, power, game.name, power is None
 
     @staticmethod
     def _free_powers(game: Game) -> list[str]:
@@ -382,7 +429,7 @@ class MailCommands:
             except ValueError as e:
                 return self._error(s, cmd.line, "bad_setting", text=opt, reason=str(e))
         try:
-            settings = change_game_settings(
+            settings = change_settings(
                 Settings(), [f"timezone={self.cfg.judge.timezone}"] + options)
         except ValueError as e:
             return self._error(s, cmd.line, "bad_setting", text=" ".join(options), reason=str(e))
@@ -394,7 +441,10 @@ class MailCommands:
                                text=" ".join(options), reason=str(e))
         if deadline is not None:
             if deadline.tzinfo is None:
-                deadline = deadline.replace(tzinfo=ZoneInfo(settings.deadlines.timezone))
+                deadline = local_to_utc(deadline, ZoneInfo(settings.deadlines.timezone))
+            if deadline <= s.now:
+                return self._error(s, cmd.line, "bad_setting", text=f"deadline={deadline.isoformat()}",
+                                   reason="that time has passed")
             open_phase(game, s.now, deadline.astimezone(timezone.utc))
         self._changed(s, game)
         s.db.put("gm", game.name, {"address": s.mail.reply_to, "password_hash": hash_password(password)})
@@ -416,9 +466,17 @@ class MailCommands:
                 return self._error(s, cmd.line, "already_playing", game=game.name, map=game.map_name,
                                    power=p)
         free = self._free_powers(game)
+        # a power the GM opened to a replacement (REPLACE) has a password already: only it joins
+        reserved = [p for p in free if game.players[p].password_hash]
         if not free:
             return self._error(s, cmd.line, "game_full", game=game.name)
-        power = free[0]
+        if len(cmd.args) == 2 and reserved:
+            power = next((p for p in reserved if verify_password(password, game.players[p].password_hash)),
+                         None) or next((p for p in free if p not in reserved), None)
+            if power is None:
+                return self._error(s, cmd.line, "bad_password", game=game.name)
+        else:
+            power = next((p for p in free if p not in reserved), free[0])
         if len(cmd.args) > 2:
             text = " ".join(cmd.args[2:])
             wanted = Words(game.map_name, "en").names.power(text)
@@ -428,16 +486,22 @@ class MailCommands:
             if wanted not in free:
                 return self._error(s, cmd.line, "power_taken", game=game.name, map=game.map_name,
                                    power=wanted, free=free)
+            if wanted in reserved and not verify_password(password, game.players[wanted].password_hash):
+                return self._error(s, cmd.line, "bad_password", game=game.name)
             power = wanted
         lang = s.language or detect_language(s.mail.text, s.mail.charset) or self.cfg.judge.language
         account = s.db.get("accounts", s.mail.reply_to) or {}
         game.players[power] = Player((s.mail.reply_to,), hash_password(password),
                                      account.get("language", lang))
+        record_change(game, power, "joined", s.mail.reply_to, s.now)
         self._changed(s, game)
         self._enter(s, game, power)
         left = self._free_powers(game)
+        if not left and not running(game) and not game.finished:
+            s.notices += start(game, s.now)        # every power is taken: the clock starts
         s.results.append({"kind": "joined", "line": cmd.line, "game": game.name, "map": game.map_name,
-                          "power": power, "free": left, "started": not left})
+                          "power": power, "free": left, "started": not left,
+                          "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone})
 
     def _signon(self, s: _Session, cmd: Command) -> None:
         if not cmd.args:
@@ -567,6 +631,7 @@ class MailCommands:
         if s.game is None or s.power is None:
             return self._error(s, cmd.line, "need_signon")
         game, power = s.game, s.power
+        record_change(game, power, "left", (game.players[power].addresses or ("",))[0], s.now)
         game.players[power] = Player()
         self._changed(s, game)
         s.results.append({"kind": "resigned", "line": cmd.line, "game": game.name, "map": game.map_name,

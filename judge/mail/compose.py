@@ -45,9 +45,12 @@ def list_id(game: str, domain: str) -> str:
 
 def compose(*, sender_name: str, sender_address: str, to: list[str], cc: list[str], subject: str,
             body: str, message_id: str, now: datetime, lang: str, in_reply_to: str = "",
-            references: tuple[str, ...] = (), game: str | None = None, domain: str) -> EmailMessage:
-    """An outgoing text/plain UTF-8 mail (see module doc for its headers).
-    ``now`` is the Date (UTC); ``in_reply_to`` the inbound Message-ID or ``""``."""
+            references: tuple[str, ...] = (), game: str | None = None, domain: str,
+            attachments: tuple[tuple[str, str, str], ...] = ()) -> EmailMessage:
+    """An outgoing text/plain UTF-8 mail (see module doc for its headers), with
+    ``attachments`` ``(file name, MIME type such as image/svg+xml, text)`` after
+    the text if any. ``now`` is the Date (UTC); ``in_reply_to`` the inbound
+    Message-ID or ``""``."""
     msg = EmailMessage(policy=OUT_POLICY)
     local, _, dom = sender_address.partition("@")
     msg["From"] = Address(display_name=sender_name, username=local, domain=dom)
@@ -74,4 +77,7 @@ def compose(*, sender_name: str, sender_address: str, to: list[str], cc: list[st
         msg["List-Id"] = list_id(game, domain)
     msg["Content-Language"] = lang
     msg.set_content(body, charset="utf-8")
+    for filename, mimetype, text in attachments:
+        maintype, _, subtype = mimetype.partition("/")
+        msg.add_attachment(text.encode("utf-8"), maintype=maintype, subtype=subtype, filename=filename)
     return msg

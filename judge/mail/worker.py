@@ -24,6 +24,14 @@ The sender thread reports back through :meth:`Worker.report`; the worker
 records sent/failed states (a few at a time, see :data:`REPORT_DELAY`), so
 the store still has one writer.
 
+Deadline work (:class:`~judge.scheduler.Work` from the scheduler, handed in
+with :meth:`Worker.submit_work`) goes through the same thread after the
+waiting mail: the :class:`~judge.mail.timekeeper.Timekeeper` ticks the game
+on a staged view, and the game change and its mails are committed together.
+After every commit ``changed(docs, by_mail)`` is told which games changed
+(``{name: document}``), so the scheduler plans them again (and, after mail,
+orders that completed a phase get it processed early).
+
 Store tables: ``ledger`` (key -> {status: done|ignored|shunted, at, from,
 subject, reason?, replies: [Message-IDs]}), ``outbox`` (Message-ID ->
 {status: pending|sent|failed, to, cc, raw, created, inbound, purpose,
@@ -72,12 +80,16 @@ class Worker:
                  domain: str, keeper: str, language: str = "en", max_attempts: int = 3,
                  retry_delay: float = 2.0, batch: int = 50, clock: Callable[[], datetime] = utc_now,
                  ack: Callable[[dict], None] = lambda meta: None,
-                 send: Callable[[list[dict]], None] = lambda rows: None):
+                 send: Callable[[list[dict]], None] = lambda rows: None,
+                 timekeeper=None,
+                 changed: Callable[[dict[str, dict | None], bool], None] = lambda docs, by_mail: None):
         self.store, self.spool, self.handler = store, spool, handler
         self.address, self.name, self.domain, self.keeper = address, name, domain, keeper
         self.language = language
         self.max_attempts, self.retry_delay, self.batch = max_attempts, retry_delay, batch
         self.clock, self.ack, self.send = clock, ack, send
+        self.timekeeper, self.changed = timekeeper, changed
+        self._work: list = []                   # deadline work not yet done
         self.events: queue.Queue = queue.Queue()
         self._not_before: dict[str, float] = {}
         self._reports: list[tuple] = []         # sender reports not yet recorded
@@ -104,6 +116,10 @@ class Worker:
         """From the sender: ``kind`` is ``"sent"`` or ``"failed"`` (info: error)."""
         self.events.put((kind, message_id, info))
 
+    def submit_work(self, item) -> None:
+        """From the scheduler (any thread): deadline work for the worker."""
+        self.events.put(("work", item))
+
     def run(self) -> None:
         while not self._stop.is_set():
             try:
@@ -118,7 +134,14 @@ class Worker:
                     self._reports.append(self.events.get_nowait())
             except queue.Empty:
                 pass
+            self._work += [e[1] for e in self._reports if e[0] == "work"]
             self._reports = [e for e in self._reports if e[0] in ("sent", "failed")]
+            if self._work and not self.spool.pending():    # waiting mail first: it came before
+                work, self._work = self._work, []
+                try:
+                    self.process_work(work)
+                except Exception:  # noqa: BLE001 - the scheduler plans the game again on its rescan
+                    log.exception("worker: deadline work failed")
             if self._reports and (not self.spool.pending() or len(self._reports) >= 200
                                   or time.monotonic() - self._reports_since > REPORT_DELAY):
                 try:
@@ -207,12 +230,51 @@ class Worker:
             with self.store.transaction() as tx:
                 batch.apply(tx)
             faults.checkpoint("after_commit")
+            self._tell_changed(batch, True)
         for entry, rows, summary in done:
             log.info("mail %s %s", entry.key, summary)
             self._finish(entry)
             self.send(rows)
         if failed:
             self._failed(*failed)
+
+    def process_work(self, items: list) -> None:
+        """Do deadline work (see module doc), each item once, in one commit."""
+        batch = Staging(self.store)
+        for table in PRELOAD:
+            batch.all(table)
+        rows, seen, summaries = [], set(), []
+        for item in items:
+            if item in seen or self.timekeeper is None:
+                continue
+            seen.add(item)
+            now = self.clock()
+            staging = Staging(batch)
+            replies, summary = self.timekeeper.handle(item, staging, now)
+            new = [self._row(_blank_mail("notice"), r, now) for r in replies]
+            staging.apply(batch)
+            for row in new:
+                batch.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
+            rows += new
+            summaries.append((item, summary, bool(new) or staging.changes))
+        if batch.changes:
+            faults.checkpoint("before_commit")
+            with self.store.transaction() as tx:
+                batch.apply(tx)
+            faults.checkpoint("after_commit")
+            self._tell_changed(batch, False)
+        for item, summary, did in summaries:     # logged once committed
+            log.log(logging.INFO if did else logging.DEBUG, "%s %s%s: %s", item.kind, item.game or "",
+                    f" ({item.phase})" if item.phase else "", summary)
+        self.send(rows)
+
+    def _tell_changed(self, batch: Staging, by_mail: bool) -> None:
+        docs = {key: doc for (table, key), doc in batch.changes.items() if table == "games"}
+        if docs:
+            try:
+                self.changed(docs, by_mail)
+            except Exception:  # noqa: BLE001 - planning is redone on the scheduler's rescan
+                log.exception("worker: could not tell the scheduler about %s", ", ".join(docs))
 
     def _finish(self, entry: SpoolEntry) -> None:
         self._not_before.pop(entry.name, None)
@@ -228,7 +290,7 @@ class Worker:
                       cc=list(reply.cc), subject=subject, body=body, message_id=mid, now=now,
                       lang=reply.lang, in_reply_to=mail.message_id if reply.in_reply else "",
                       references=mail.references if reply.in_reply else (), game=reply.game,
-                      domain=self.domain)
+                      domain=self.domain, attachments=reply.attachments)
         return {"id": mid, "status": "pending", "to": list(reply.to), "cc": list(reply.cc), "subject": subject,
                 "raw": msg.as_bytes().decode("ascii"), "created": now.isoformat(),
                 "inbound": mail.key, "purpose": reply.purpose, "attempts": 0}

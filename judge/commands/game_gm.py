@@ -1,0 +1,147 @@
+"""``judge game gm NAME ACTION ...``: the GM's operations from the command
+line (issue 4 §5), the same as the GM's mail commands:
+
+    start [WHEN]          start the clock (first deadline WHEN, else from the settings)
+    deadline WHEN         set the deadline (ISO 8601; without an offset, the game's time zone)
+    extend LENGTH         move the deadline later (48h, 2d, 90m)
+    pause [LENGTH]        stop the clock (at most the game's pause limit)
+    resume                start it again with the time that was left
+    process               adjudicate the current phase now
+    rollback PHASE        go back to the start of an adjudicated phase
+    eject POWER           remove a player
+    replace POWER PASSWORD  open a power to a replacement
+    wait POWER yes|no     SET WAIT / SET NOWAIT for a power
+    absence POWER FROM TO an absence (dates or times, game time zone)
+    set KEY=VALUE ...     settings (see judge.game.master and judge.game.setting_text)
+    status                deadline, pause, WAIT flags, NMR record
+
+The mails these operations call for (results, new deadline, ...) are kept in
+the store's ``notices`` table; a running ``judge serve`` sends them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from .game import _fail, _store, power_arg, results_text
+
+ACTIONS = ("start", "deadline", "extend", "pause", "resume", "process", "rollback", "eject",
+           "replace", "wait", "absence", "set", "status")
+
+
+def register_gm(gsub, common) -> None:
+    p = gsub.add_parser("gm", parents=[common], help="GM operations: deadlines, pause, rollback, players",
+                        description=__doc__.split("\n\n")[1], formatter_class=_raw())
+    p.add_argument("name")
+    p.add_argument("action", choices=ACTIONS)
+    p.add_argument("args", nargs="*")
+    p.set_defaults(func=run_gm)
+
+
+def _raw():
+    import argparse
+    return argparse.RawDescriptionHelpFormatter
+
+
+def parse_when(text: str, tz: str) -> datetime:
+    """An ISO 8601 date/time; without an offset it is in zone ``tz``. UTC result.
+    ValueError otherwise."""
+    from ..game.deadlines import local_to_utc, zone_of
+    try:
+        when = datetime.fromisoformat(text.strip().replace(" ", "T"))
+    except ValueError:
+        raise ValueError(f"{text!r} is not a date and time such as 2025-03-01T18:00") from None
+    if when.tzinfo is None:
+        return local_to_utc(when, zone_of(tz))
+    return when.astimezone(timezone.utc)
+
+
+def gm_action(game, action: str, args: list[str], now: datetime):
+    """Run one GM ``action`` on ``game``; returns ``(text, notices)``. Raises
+    GameError or ValueError with the reason."""
+    from ..game import GameError, master, nmr, turns
+    from ..game.setting_text import hours_of, yes_no
+    tz = game.settings.deadlines.timezone
+
+    def need(n: int, usage: str):
+        if len(args) < n:
+            raise GameError(f"usage: judge game gm {game.name} {action} {usage}")
+
+    if action == "start":
+        notices = turns.start(game, now, parse_when(args[0], tz) if args else None)
+        return f"Game {game.name} started; deadline {game.schedule.deadline.isoformat()}.", notices
+    if action == "deadline":
+        need(1, "WHEN")
+        notices = master.set_deadline(game, parse_when(" ".join(args), tz), now)
+        return f"Deadline: {game.schedule.deadline.isoformat()}.", notices
+    if action == "extend":
+        need(1, "LENGTH")
+        notices = master.extend(game, hours_of(args[0]), now)
+        return f"Deadline: {game.schedule.deadline.isoformat()}.", notices
+    if action == "pause":
+        notice = turns.pause(game, now, hours_of(args[0]) if args else None)
+        return f"Paused until {game.schedule.pause_until.isoformat()} at the latest.", [notice]
+    if action == "resume":
+        notices = turns.resume(game, now)
+        return f"Resumed; deadline {game.schedule.deadline.isoformat()}.", notices
+    if action == "process":
+        step = master.process_now(game, now)
+        return results_text(game, step.records), step.notices
+    if action == "rollback":
+        need(1, "PHASE")
+        notices = master.rollback(game, master.phase_name(args[0]), now)
+        return f"Game {game.name} is back at {game.phase}.", notices
+    if action == "eject":
+        need(1, "POWER")
+        notices = master.eject(game, power_arg(game, args[0]), now)
+        return f"{notices[0].data['power']} has no player now.", notices
+    if action == "replace":
+        need(2, "POWER PASSWORD")
+        from ..mail.passwords import hash_password
+        if len(args[1]) < 4:
+            raise GameError("a password needs at least 4 characters")
+        notices = master.replace_power(game, power_arg(game, args[0]), hash_password(args[1]), now)
+        return f"{notices[0].data['power']} waits for a replacement.", notices
+    if action == "wait":
+        need(2, "POWER yes|no")
+        turns.set_wait(game, power_arg(game, args[0]), yes_no(args[1]))
+        return f"WAIT: {', '.join(sorted(game.schedule.wait)) or 'nobody'}.", []
+    if action == "absence":
+        need(3, "POWER FROM TO")
+        moved = nmr.set_absence(game, power_arg(game, args[0]), parse_when(args[1], tz),
+                                parse_when(args[2], tz), now)
+        notices = [turns.deadline_notice(game, "deadline", now)] if moved else []
+        return f"Absence recorded{'; deadline ' + moved.isoformat() if moved else ''}.", notices
+    if action == "set":
+        need(1, "KEY=VALUE ...")
+        notices = master.change(game, args, now)
+        game.settings.check_map(game.map)
+        return "Settings changed: " + ", ".join(args), notices
+    s = game.schedule
+    lines = [f"Game {game.name}: {game.phase} ({game.phase.long_name})",
+             f"deadline: {s.deadline.isoformat() if s.deadline else 'none'}{' (grace running)' if s.late else ''}",
+             f"paused: {s.pause_until.isoformat() if s.paused else 'no'}",
+             f"waiting: {', '.join(sorted(s.wait)) or 'nobody'}",
+             f"abandoned: {', '.join(sorted(s.abandoned)) or 'none'}"]
+    lines += [f"missed by {p}: {', '.join(ph)}" for p, ph in sorted(s.missed.items())]
+    return "\n".join(lines), []
+
+
+def run_gm(args) -> int:
+    from ..game import GameError
+    from ..game.notices import notice_to_dict
+    from ..storage import StoreError, load_game, save_game
+    try:
+        store = _store(args)
+        with store.transaction() as tx:
+            game = load_game(store, args.name)
+            if game is None:
+                return _fail(f"no game named {args.name}")
+            text, notices = gm_action(game, args.action, args.args, datetime.now(timezone.utc))
+            save_game(tx, game)
+            for n in notices:
+                tx.put("notices", f"{n.kind}:{n.key}", notice_to_dict(n))
+    except (GameError, StoreError, ValueError) as e:
+        return _fail(str(e))
+    print(text, end="" if text.endswith("\n") else "\n")
+    return 0

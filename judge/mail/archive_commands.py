@@ -1,0 +1,76 @@
+"""The archive by mail (issue 6): a mixin of
+:class:`~judge.mail.commands.MailCommands`, answering with the texts of
+:mod:`judge.archive.text` in the reader's language::
+
+    HISTORY [<game>] [FROM <phase>] [TO <phase>]   (历史 歷史)  the results as the results mails told them
+    SUMMARY [<game>]                               (概要 摘要)  players and supply centres by year
+    MAP [<game>] [<phase>]                         (地图 地圖)  the map as an SVG attachment
+
+Without a game name, the game signed on to. Nobody needs a password: the
+archive shows only adjudicated phases and the current position.
+"""
+
+from __future__ import annotations
+
+from ..archive.text import history_text, map_svg, summary_text
+from ..game import GameError
+from ..rules.phase import Phase
+
+
+class ArchiveCommands:
+    """See module doc. Methods are named ``_<command>`` as the handler dispatches."""
+
+    def _archive_game(self, s, cmd, args: list[str]):
+        if args and args[0].upper() not in ("FROM", "TO") and not _is_phase(args[0]):
+            game = self._find_game(s, args.pop(0))
+            if game is None:
+                self._error(s, cmd.line, "no_such_game", game=cmd.args[0])
+            return game
+        if s.game is None:
+            self._error(s, cmd.line, "usage", usage=f"{cmd.name.upper()} GAME ...")
+        return s.game
+
+    def _history(self, s, cmd) -> None:
+        args = list(cmd.args)
+        game = self._archive_game(s, cmd, args)
+        if game is None:
+            return
+        words = [a.upper() for a in args]
+        first = args[words.index("FROM") + 1] if "FROM" in words[:-1] else None
+        last = args[words.index("TO") + 1] if "TO" in words[:-1] else None
+        try:
+            text = history_text(game, first, last, self._language(s))
+        except GameError as e:
+            return self._refused(s, cmd, e)
+        s.last_game = game.name
+        s.results.append({"kind": "archive", "line": cmd.line, "text": text})
+
+    def _summary(self, s, cmd) -> None:
+        game = self._archive_game(s, cmd, list(cmd.args))
+        if game is None:
+            return
+        s.last_game = game.name
+        s.results.append({"kind": "archive", "line": cmd.line, "text": summary_text(game, self._language(s))})
+
+    def _map(self, s, cmd) -> None:
+        args = list(cmd.args)
+        game = self._archive_game(s, cmd, args)
+        if game is None:
+            return
+        phase = args[0] if args else None
+        try:
+            svg = map_svg(game, phase, self._language(s))
+        except GameError as e:
+            return self._refused(s, cmd, e)
+        name = f"{game.name}-{phase.upper() if phase else game.position.phase}.svg"
+        s.attachments.append((name, "image/svg+xml", svg))
+        s.last_game = game.name
+        s.results.append({"kind": "archive", "line": cmd.line, "text": "", "attachment": name})
+
+
+def _is_phase(text: str) -> bool:
+    try:
+        Phase.parse(text)
+        return True
+    except ValueError:
+        return False

@@ -1,0 +1,267 @@
+"""The mail commands of a running game (issue 4): press, WAIT, absences,
+observers, and the GM's commands. A mixin of
+:class:`~judge.mail.commands.MailCommands`, whose session and helpers it uses.
+
+Players (after ``SIGNON``)::
+
+    PRESS TO <powers> [GREY] ... ENDPRESS     BROADCAST [GREY] ... ENDPRESS
+    SET WAIT | SET NOWAIT                     (等待 / 不等待)
+    SET ABSENCE FROM <date> TO <date>         dates in the game's time zone
+    OBSERVE <game>                            (旁观 旁觀): receive results and broadcasts
+
+The GM (``SIGNON game gm-password``)::
+
+    SET DEADLINE <date time>   EXTEND <length>   PAUSE [<length>]   RESUME
+    PROCESS   ROLLBACK <phase>   EJECT <power>   REPLACE <power> <password>
+    BECOME <power>   (order lines that follow are that power's)
+    START [<date time>]   SET key=value ...   (judge.game.master, judge.game.setting_text)
+
+Every refusal is a reply line with the reason; nothing changes then. What a
+command makes the judge tell others (results, new deadline, press) is a
+:class:`~judge.game.notices.Notice` turned into mails at the end of the mail.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from ..game import GameError, master, nmr, turns
+from ..game.deadlines import local_to_utc, zone_of
+from ..game.press import read_press, route
+from ..game.setting_text import hours_of
+from ..maps import load_names
+from ..notation.names import name_index
+from .passwords import hash_password
+
+_DATE = re.compile(r"^(\d{4}-\d\d-\d\d)(?:[T ](\d\d?:\d\d))?$")
+
+
+def read_time(text: str, tz: str, end_of_day: bool = False) -> datetime:
+    """``2025-04-01``, ``2025-04-01 18:00`` or ISO 8601 with an offset -> UTC.
+    A date alone is its first moment, or with ``end_of_day`` the first moment of
+    the next day. ValueError otherwise."""
+    text = text.strip()
+    m = _DATE.match(text)
+    if m:
+        day = datetime.fromisoformat(m.group(1))
+        if m.group(2):
+            h, mi = m.group(2).split(":")
+            return local_to_utc(day.replace(hour=int(h), minute=int(mi)), zone_of(tz))
+        return local_to_utc(day + timedelta(days=1 if end_of_day else 0), zone_of(tz))
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a date such as 2025-04-01 or 2025-04-01 18:00") from None
+    return local_to_utc(when, zone_of(tz)) if when.tzinfo is None else when.astimezone(zone_of("UTC"))
+
+
+class GameCommands:
+    """See module doc. Methods are named ``_<command>`` as the handler dispatches."""
+
+    # ---- helpers ---------------------------------------------------------------------
+    def _player(self, s, cmd):
+        if s.game is None or s.power is None:
+            self._error(s, cmd.line, "need_signon")
+            return None
+        return s.game
+
+    def _as_gm(self, s, cmd):
+        if s.game is None or not s.gm:
+            self._error(s, cmd.line, "gm_only")
+            return None
+        return s.game
+
+    def _refused(self, s, cmd, e: Exception) -> None:
+        self._error(s, cmd.line, "refused", reason=str(e))
+
+    def _gm_done(self, s, cmd, game, action: str, notices, **extra) -> None:
+        s.notices += list(notices)
+        self._changed(s, game)
+        s.results.append({"kind": "gm", "line": cmd.line, "game": game.name, "map": game.map_name,
+                          "action": action, "phase": str(game.phase), "deadline": game.schedule.deadline,
+                          "timezone": game.settings.deadlines.timezone, **extra})
+
+    def notice_replies(self, s) -> list:
+        """The mails for the notices this mail's commands made (at the end of
+        the mail, so recipients are those of the games as they are then)."""
+        from .notices import notice_replies     # it needs commands.Reply: import when used
+        out = []
+        for n in s.notices:
+            game = s.games.get(n.data.get("game"))
+            if game is not None:
+                out += notice_replies(n, game, s.db, self.cfg.judge)
+        return out
+
+    # ---- press -----------------------------------------------------------------------
+    def _press_block(self, s, lines: list[str], i: int) -> int:
+        """The press block opening at ``lines[i]``; returns the next line to read."""
+        line = lines[i]
+        if s.game is None:
+            self._error(s, line, "need_signon")
+            j = i + 1
+            while j < len(lines) and not lines[j].strip().upper().startswith("ENDPRESS"):
+                j += 1
+            return j + 1
+        game = s.game
+        try:
+            block, nxt = read_press(lines, i, name_index_of(game))
+        except GameError as e:
+            self._error(s, line, "refused", reason=str(e))
+            return i + 1
+        sender = None if s.gm and s.power is None else s.power
+        try:
+            notices = route(game, sender, block, f"{s.mail.key}:{len(s.notices)}")
+        except GameError as e:
+            self._error(s, line, "press_refused", reason=str(e))
+            return nxt
+        s.notices += notices
+        s.games[game.name] = game
+        h = block.header
+        s.results.append({"kind": "press", "line": line.strip(), "game": game.name, "map": game.map_name,
+                          "broadcast": h.to is None, "to": list(h.to or ()), "to_gm": h.gm, "grey": h.grey,
+                          "closed": block.closed})
+        return nxt
+
+    # ---- players ---------------------------------------------------------------------
+    def _set_wait(self, s, cmd, wait: bool = True) -> None:
+        game = self._player(s, cmd)
+        if game is None:
+            return
+        turns.set_wait(game, s.power, wait)
+        self._changed(s, game)
+        s.results.append({"kind": "wait", "line": cmd.line, "game": game.name, "map": game.map_name,
+                          "power": s.power, "wait": wait})
+
+    def _set_nowait(self, s, cmd) -> None:
+        self._set_wait(s, cmd, False)
+
+    def _set_absence(self, s, cmd) -> None:
+        game = self._player(s, cmd)
+        if game is None:
+            return
+        words = [w.upper() for w in cmd.args]
+        if "FROM" not in words or "TO" not in words:
+            return self._error(s, cmd.line, "usage", usage="SET ABSENCE FROM 2025-04-01 TO 2025-04-05")
+        a, b = words.index("FROM"), words.index("TO")
+        tz = game.settings.deadlines.timezone
+        try:
+            start = read_time(" ".join(cmd.args[a + 1:b]), tz)
+            end = read_time(" ".join(cmd.args[b + 1:]), tz, end_of_day=True)
+            moved = nmr.set_absence(game, s.power, start, end, s.now)
+        except (ValueError, GameError) as e:
+            return self._refused(s, cmd, e)
+        if moved:
+            s.notices.append(turns.deadline_notice(game, "deadline", s.now))
+        self._changed(s, game)
+        s.results.append({"kind": "absence", "line": cmd.line, "game": game.name, "map": game.map_name,
+                          "power": s.power, "start": start, "end": end, "timezone": tz,
+                          "deadline": game.schedule.deadline})
+
+    def _observe(self, s, cmd) -> None:
+        if not cmd.args:
+            return self._error(s, cmd.line, "usage", usage="OBSERVE GAME")
+        game = self._find_game(s, cmd.args[0])
+        if game is None:
+            return self._error(s, cmd.line, "no_such_game", game=cmd.args[0])
+        game.observers[s.mail.reply_to] = self._language(s)
+        self._changed(s, game)
+        s.last_game = game.name
+        s.results.append({"kind": "observe", "line": cmd.line, "game": game.name, "map": game.map_name,
+                          "phase": str(game.phase), "deadline": game.schedule.deadline,
+                          "timezone": game.settings.deadlines.timezone})
+
+    # ---- the GM ----------------------------------------------------------------------
+    def _gm_command(self, s, cmd, action: str, run) -> None:
+        game = self._as_gm(s, cmd)
+        if game is None:
+            return
+        try:
+            notices, extra = run(game)
+        except (GameError, ValueError) as e:
+            return self._refused(s, cmd, e)
+        self._gm_done(s, cmd, game, action, notices, **extra)
+
+    def _set_deadline(self, s, cmd) -> None:
+        def run(game):
+            return master.set_deadline(game, read_time(" ".join(cmd.args), game.settings.deadlines.timezone),
+                                       s.now), {}
+        self._gm_command(s, cmd, "deadline", run)
+
+    def _start(self, s, cmd) -> None:
+        def run(game):
+            when = read_time(" ".join(cmd.args), game.settings.deadlines.timezone) if cmd.args else None
+            return turns.start(game, s.now, when), {}
+        self._gm_command(s, cmd, "start", run)
+
+    def _extend(self, s, cmd) -> None:
+        def run(game):
+            return master.extend(game, hours_of(" ".join(cmd.args) or "24h"), s.now), {}
+        self._gm_command(s, cmd, "extend", run)
+
+    def _pause(self, s, cmd) -> None:
+        def run(game):
+            n = turns.pause(game, s.now, hours_of(" ".join(cmd.args)) if cmd.args else None)
+            return [n], {"until": game.schedule.pause_until}
+        self._gm_command(s, cmd, "pause", run)
+
+    def _resume(self, s, cmd) -> None:
+        self._gm_command(s, cmd, "resume", lambda game: (turns.resume(game, s.now), {}))
+
+    def _process(self, s, cmd) -> None:
+        def run(game):
+            step = master.process_now(game, s.now)
+            return step.notices, {"processed": [r.phase for r in step.records]}
+        self._gm_command(s, cmd, "process", run)
+
+    def _rollback(self, s, cmd) -> None:
+        def run(game):
+            if not cmd.args:
+                raise GameError("name the phase: ROLLBACK S1901M")
+            return master.rollback(game, master.phase_name(cmd.args[0]), s.now), {}
+        self._gm_command(s, cmd, "rollback", run)
+
+    def _eject(self, s, cmd) -> None:
+        def run(game):
+            power = self._power_arg(game, cmd)
+            return master.eject(game, power, s.now), {"power": power}
+        self._gm_command(s, cmd, "eject", run)
+
+    def _replace(self, s, cmd) -> None:
+        def run(game):
+            if len(cmd.args) < 2 or len(cmd.args[-1]) < 4:
+                raise GameError("REPLACE POWER PASSWORD (a password of at least 4 characters)")
+            power = self._power_arg(game, cmd, cmd.args[:-1])
+            return master.replace_power(game, power, hash_password(cmd.args[-1]), s.now), {"power": power}
+        self._gm_command(s, cmd, "replace", run)
+
+    def _become(self, s, cmd) -> None:
+        game = self._as_gm(s, cmd)
+        if game is None:
+            return
+        try:
+            power = master.check_become(game, self._power_arg(game, cmd))
+        except GameError as e:
+            return self._refused(s, cmd, e)
+        s.power = power
+        s.results.append({"kind": "gm", "line": cmd.line, "game": game.name, "map": game.map_name,
+                          "action": "become", "power": power, "phase": str(game.phase),
+                          "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone})
+
+    def _set_settings(self, s, cmd) -> None:
+        def run(game):
+            notices = master.change(game, list(cmd.args), s.now)
+            game.settings.check_map(game.map)
+            return notices, {"changes": list(cmd.args)}
+        self._gm_command(s, cmd, "settings", run)
+
+    @staticmethod
+    def _power_arg(game, cmd, words=None) -> str:
+        text = " ".join(words if words is not None else cmd.args)
+        if not text:
+            raise GameError("name the power")
+        return name_index_of(game).power(text) or game.power(text)
+
+
+def name_index_of(game):
+    return name_index(game.map, load_names(game.map_name))

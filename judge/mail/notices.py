@@ -1,0 +1,105 @@
+"""Game notices as mails: who receives a :class:`~judge.game.notices.Notice`
+and in which language, and the :class:`~judge.mail.commands.Reply` requests
+the worker renders and composes (templates ``templates/<lang>/notices/``).
+
+Recipients: a power's player gets the mail at every address of record (an
+advisor's address too), in the player's language; the GM at the address in
+table ``gm``; observers at theirs (``Game.observers``); ``mailto:`` names a
+former player. One mail per address and notice, whatever the roles that
+reach it (a player of two powers gets one results mail). No mail ever shows
+another player's address unless the notice carries it (signed press in a game
+that is not gunboat).
+"""
+
+from __future__ import annotations
+
+from ..archive.text import phase_text
+from ..archive.views import phase_view
+from ..config import LANGUAGES
+from ..game.final_report import render_final
+from ..game.notices import GM, MAILTO, OBSERVERS, PLAYERS, Notice
+from ..game.results import njudge_time
+from .commands import Reply, Words
+
+TEMPLATES = {
+    "started": "clock", "deadline": "clock", "extended": "clock", "resumed": "clock", "outage": "clock",
+    "rollback": "clock", "paused": "clock",
+    "ejected": "players", "ejected_player": "players", "replacing": "players",
+}
+"""Notice kinds that share a template (the template tells them apart by ``kind``)."""
+
+
+def template_of(kind: str) -> str:
+    return f"notices/{TEMPLATES.get(kind, kind)}.txt"
+
+
+def recipients(notice: Notice, game, gm: dict, accounts: dict, default_lang: str) -> list[tuple[str, str, str]]:
+    """``[(address, language, role)]`` for ``notice`` in ``game``; ``gm`` is the
+    game's row of table ``gm``; ``accounts`` table ``accounts`` (address ->
+    {language}). First role wins for an address reached twice."""
+    out: dict[str, tuple[str, str]] = {}
+
+    def add(address: str, lang: str, role: str) -> None:
+        if address and address.lower() not in out:
+            lang = (accounts.get(address) or {}).get("language") or lang
+            out[address.lower()] = (address, lang if lang in LANGUAGES else default_lang, role)
+
+    for role in notice.to:
+        if role == GM:
+            add(gm.get("address", ""), default_lang, GM)
+        elif role == OBSERVERS:
+            for address, lang in sorted(game.observers.items()):
+                add(address, lang, OBSERVERS)
+        elif role == PLAYERS:
+            for power in game.map.powers:
+                for address in game.players[power].addresses:
+                    add(address, game.players[power].language, power)
+        elif role.startswith(MAILTO):
+            add(role[len(MAILTO):], notice.data.get("language", default_lang), role)
+        else:
+            for address in game.players[role].addresses:
+                add(address, game.players[role].language, role)
+    return [(a, lang, role) for a, lang, role in out.values()]
+
+
+def notice_replies(notice: Notice, game, db, judge) -> list[Reply]:
+    """The :class:`Reply` requests for ``notice`` (one per recipient).
+    ``db``: the store or a staging (tables ``gm``, ``accounts``); ``judge``: the
+    config's ``[judge]`` section. ``purpose`` carries the notice's key and the
+    recipient's role, so Message-IDs are unique and stable."""
+    gm = db.get("gm", game.name) or {}
+    replies, words, bodies = [], {}, {}
+    for address, lang, role in recipients(notice, game, gm, _Accounts(db), judge.language):
+        if lang not in words:
+            words[lang] = Words(game.map_name, lang)
+            bodies[lang] = _body(notice, game, lang)
+        context = {"n": notice.data, "kind": notice.kind, "role": role, "w": words[lang],
+                   "body": bodies[lang], "judge_code": judge.address.partition("@")[0].upper(),
+                   "judge_name": judge.name, "judge_address": judge.address, "njtime": njudge_time}
+        replies.append(Reply(purpose=f"{notice.kind}:{notice.key}:{role}", to=(address,),
+                             template=template_of(notice.kind), lang=lang, context=context,
+                             game=game.name, in_reply=False))
+    return replies
+
+
+def _body(notice: Notice, game, lang: str) -> str:
+    """The part of a mail another formatter writes: the results of the phases
+    (the archive's :func:`~judge.archive.text.phase_text`, as ``HISTORY`` and
+    the web pages tell them) or the final report."""
+    if notice.kind == "results":
+        return "\n\n".join(phase_text(phase_view(game, p, lang)) for p in notice.data["phases"])
+    if notice.kind == "game_over":
+        return render_final(notice.data, lang)
+    return ""
+
+
+class _Accounts:
+    """``accounts`` rows read on demand (``.get(address)``)."""
+
+    def __init__(self, db):
+        self.db, self.cache = db, {}
+
+    def get(self, address: str):
+        if address not in self.cache:
+            self.cache[address] = self.db.get("accounts", address)
+        return self.cache[address]

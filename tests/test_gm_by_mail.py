@@ -1,0 +1,233 @@
+"""GM and player commands of a running game by mail (issue 4 §2, §4-5):
+SET DEADLINE, EXTEND, PAUSE, RESUME, PROCESS, ROLLBACK, EJECT, REPLACE,
+BECOME, SET key=value, SET WAIT/NOWAIT, SET ABSENCE, OBSERVE, press; and the
+deadline work of the scheduler, done by the worker. The worker runs in this
+process with the clock pinned; the mails it would send are read from its
+outbox rows."""
+
+from __future__ import annotations
+
+import email
+from datetime import datetime, timedelta, timezone
+from email import policy
+from email.message import EmailMessage
+
+import pytest
+
+from judge.config import Config
+from judge.mail.commands import MailCommands
+from judge.mail.spool import Spool
+from judge.mail.timekeeper import Timekeeper
+from judge.mail.worker import Worker
+from judge.scheduler import Work
+from judge.storage import Store
+
+UTC = timezone.utc
+T0 = datetime(2025, 1, 6, 12, tzinfo=UTC)
+POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+GM = "gm@example.org"
+
+
+def addr(p: str) -> str:
+    return f"{p.lower()}@example.org"
+
+
+class Judge:
+    def __init__(self, tmp_path):
+        cfg = Config()
+        cfg.judge.address, cfg.judge.keeper = "judge@example.test", "keeper@example.test"
+        self.store, self.spool = Store(tmp_path / "judge.json"), Spool(tmp_path / "spool")
+        self.sent: list[dict] = []
+        self.now = T0
+        self.worker = Worker(self.store, self.spool, MailCommands(cfg), address=cfg.judge.address,
+                             name=cfg.judge.name, domain=cfg.domain, keeper=cfg.judge.keeper,
+                             clock=lambda: self.now, send=self.sent.extend, timekeeper=Timekeeper(cfg.judge))
+        self.n = 0
+
+    def mail(self, frm: str, body: str) -> list:
+        """Send one mail; the mails the judge sends in answer (EmailMessages)."""
+        self.n += 1
+        m = EmailMessage()
+        m["From"], m["To"], m["Subject"], m["Message-ID"] = frm, "judge@example.test", "cmd", f"<{self.n}@x>"
+        m.set_content(body)
+        before = len(self.sent)
+        self.spool.put(m.as_bytes(), {"source": "test"})
+        for name in self.spool.pending():
+            self.worker.process(name)
+        return self.read(before)
+
+    def work(self, kind: str = "tick", phase: str | None = None, game: str = "g") -> list:
+        before = len(self.sent)
+        self.worker.process_work([Work(kind, game, phase)])
+        return self.read(before)
+
+    def read(self, before: int) -> list:
+        return [email.message_from_string(r["raw"], policy=policy.default) for r in self.sent[before:]]
+
+    def game(self) -> dict:
+        return self.store.get("games", "g")
+
+
+def to(mails) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for m in mails:
+        out.setdefault(str(m["To"]), []).append(m.get_content().replace("\r\n", "\n"))
+    return out
+
+
+@pytest.fixture
+def judge(tmp_path):
+    j = Judge(tmp_path)
+    j.mail(GM, "CREATE g gmsecret grace=1d reminders=none\n")
+    for p in POWERS:
+        j.mail(addr(p), f"JOIN g pw-{p.lower()} {p}\n")
+    assert j.game()["schedule"]["deadline"] == (T0 + timedelta(days=2)).isoformat()
+    return j
+
+
+def test_deadline_commands_and_pause(judge):
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nSET DEADLINE 2025-01-10 18:00\n"))
+    assert "the deadline of S1901M is now Fri 10 Jan 2025 18:00" in out[GM][0]
+    assert set(out) == {GM} | {addr(p) for p in POWERS}
+    assert "The deadline for orders is Fri 10 Jan 2025 18:00 UTC." in out[addr("Italy")][0]
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nEXTEND 1d\n"))
+    assert "extended to Sat 11 Jan 2025 18:00" in out[GM][0]
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nPAUSE 2d\n"))
+    assert "is paused" in out[GM][0] and "paused game 'g'" in out[addr("France")][0]
+    judge.now = T0 + timedelta(days=1)
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nRESUME\n"))
+    assert "runs again" in out[GM][0]
+    # the phase had 5 days 6 hours left when paused; it gets them back
+    assert judge.game()["schedule"]["deadline"] == datetime(2025, 1, 12, 18, tzinfo=UTC).isoformat()
+    out = to(judge.mail(addr("France"), "SIGNON g pw-france\nEXTEND 1d\n"))
+    assert "only the GM may do that" in out[addr("France")][0]
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nSET DEADLINE yesterday\n"))
+    assert "refused:" in out[GM][0] and "not a date" in out[GM][0]
+
+
+def test_process_rollback_and_settings(judge):
+    judge.mail(addr("France"), "SIGNON g pw-france\nA Par - Bur\n")
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nPROCESS\n"))
+    assert "S1901M adjudicated" in out[GM][0]
+    results = out[addr("France")][0]
+    assert "Game g: Spring 1901 Movement (S1901M)" in results and "France: A Par - Bur." in results
+    assert judge.game()["position"]["phase"] == "F1901M"
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nROLLBACK S1901M\n"))
+    assert "is back at Spring 1901 Movement" in out[GM][0]
+    assert "rolled game 'g' back to Spring 1901 Movement (S1901M)" in out[addr("Italy")][0]
+    game = judge.game()
+    assert game["position"]["phase"] == "S1901M" and game["history"] == []
+    assert [o["text"] for o in game["orders"]["France"]] == ["A Par - Bur"]
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nSET press=none grace=2h solo=16\n"))
+    assert "settings changed: press=none, grace=2h, solo=16" in out[GM][0]
+    settings = judge.game()["settings"]
+    assert settings["press"]["allowed"] is False and settings["deadlines"]["grace_hours"] == 2
+    assert settings["victory"]["solo_centres"] == 16
+    out = to(judge.mail(addr("England"), "SIGNON g pw-england\nBROADCAST\nhello\nENDPRESS\n"))
+    assert list(out) == [addr("England")] and "press not sent: this game has no press" in out[addr("England")][0]
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nSET colour=red\n"))
+    assert "refused:" in out[GM][0]
+
+
+def test_eject_replace_and_become(judge):
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nEJECT Italy\n"))
+    assert "Italy has no player now" in out[GM][0]
+    assert "removed you from game 'g'" in out[addr("Italy")][0]
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nBECOME Italy\nA Ven - Tyr\nF Nap - Ion\n"))
+    assert "the order lines that follow are Italy's" in out[GM][0] and "F Nap - Ion" in out[GM][0]
+    assert [o["text"] for o in judge.game()["orders"]["Italy"]] == ["A Ven - Tyr", "F Nap - Ion"]
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nBECOME France\n"))
+    assert "France has a player" in out[GM][0]
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nREPLACE France newpass\n"))
+    assert "France is open to a replacement" in out[GM][0] and addr("France") in out
+    out = to(judge.mail("newfrance@example.org", "JOIN g wrongpass France\n"))
+    assert "wrong password" in out["newfrance@example.org"][0]
+    out = to(judge.mail("newfrance@example.org", "JOIN g newpass\n"))
+    assert "You joined game \"g\" as France" in out["newfrance@example.org"][0]
+    assert judge.game()["players"]["France"]["addresses"] == ["newfrance@example.org"]
+
+
+def test_wait_absence_observe_and_early_processing(judge):
+    out = to(judge.mail("watcher@example.org", "OBSERVE g\n"))
+    assert "You observe game \"g\"" in out["watcher@example.org"][0]
+    orders = {"Austria": "A Vie H\nA Bud H\nF Tri H", "England": "F Lon H\nF Edi H\nA Lvp H",
+              "France": "F Bre H\nA Par H\nA Mar H", "Germany": "F Kie H\nA Ber H\nA Mun H",
+              "Italy": "F Nap H\nA Rom H\nA Ven H", "Russia": "F StP H\nA Mos H\nA War H\nF Sev H",
+              "Turkey": "F Ank H\nA Con H\nA Smy H"}
+    out = to(judge.mail(addr("France"), "SIGNON g pw-france\nSET WAIT\n" + orders["France"]))
+    assert "France waits" in out[addr("France")][0]
+    out = to(judge.mail(addr("Italy"), "SIGNON g pw-italy\nSET ABSENCE FROM 2025-01-07 TO 2025-01-09\n"))
+    assert "Absence of Italy" in out[addr("Italy")][0]
+    assert judge.game()["schedule"]["deadline"] == datetime(2025, 1, 10, tzinfo=UTC).isoformat()
+    assert "The deadline for orders is Fri 10 Jan 2025 00:00 UTC." in out[addr("Turkey")][0]
+    for p, text in orders.items():
+        if p != "France":
+            judge.mail(addr(p), f"SIGNON g pw-{p.lower()}\n{text}\n")
+    assert judge.work() == []                       # France waits: no early processing
+    judge.mail(addr("France"), "SIGNON g pw-france\nSET NOWAIT\n")
+    mails = judge.work(phase="S1901M")
+    assert {str(m["To"]) for m in mails} == {addr(p) for p in POWERS} | {GM, "watcher@example.org"}
+    assert all(m["Subject"] == "Diplomacy results g S1901M" for m in mails)
+    # the same work again, or work planned for a phase that is over: nothing
+    assert judge.work(phase="S1901M") == [] and judge.work() == []
+
+
+def test_deadline_work_late_notice_and_grace(judge):
+    judge.now = T0 + timedelta(days=2)
+    mails = judge.work(phase="S1901M")
+    assert sorted(str(m["To"]) for m in mails) == sorted({addr(p) for p in POWERS} | {GM})
+    assert all("late notice" in m["Subject"] for m in mails)
+    judge.now = T0 + timedelta(days=3)
+    mails = judge.work(phase="S1901M")
+    assert len(mails) == 8 and all("results" in m["Subject"] for m in mails)
+    assert judge.game()["schedule"]["nmr"] == {p: 1 for p in POWERS}
+
+
+def test_cli_gm_commands_are_mailed_by_the_daemon(judge, tmp_path, monkeypatch, capsys):
+    from judge.cli import main
+    data = tmp_path
+    assert main(["game", "gm", "g", "extend", "1d", "--data", str(data)]) == 0
+    assert "Deadline:" in capsys.readouterr().out
+    mails = judge.work("notices", game="")
+    assert len(mails) == 8 and all("deadline" in m["Subject"] for m in mails)
+    assert judge.store.all("notices") == {}
+
+
+def test_end_of_game_commands_by_mail(judge):
+    out = to(judge.mail(addr("France"), "SIGNON g pw-france\nALLY England\n"))
+    assert "refused: alliances cannot win" in out[addr("France")][0]
+    judge.mail(GM, "SIGNON g gmsecret\nSET alliance=16\n")
+    out = to(judge.mail(addr("France"), "SIGNON g pw-france\nALLY England\n"))
+    assert "France declares an alliance with England; it is in force once" in out[addr("France")][0]
+    out = to(judge.mail(addr("England"), "SIGNON g pw-england\nALLY France\n"))
+    assert "the alliance is in force" in out[addr("England")][0]
+    out = to(judge.mail(addr("Italy"), "SIGNON g pw-italy\nVOTE BEST STRATEGY Italy\n"))
+    assert "refused:" in out[addr("Italy")][0]
+    out = to(judge.mail(addr("Italy"), "SIGNON g pw-italy\nCONCEDE Atlantis\n"))
+    assert "refused:" in out[addr("Italy")][0]
+    for p in POWERS[:-1]:
+        out = to(judge.mail(addr(p), f"SIGNON g pw-{p.lower()}\nDRAW\n"))
+        assert f"{p} votes for a draw." in out[addr(p)][0] and len(out) == 1
+    mails = judge.mail(addr("Turkey"), "SIGNON g pw-turkey\n和局\n")
+    out = to(mails)
+    assert "游戏结束" in out[addr("Turkey")][0] or "The game is over" in out[addr("Turkey")][0]
+    over = [m for m in mails if m["Subject"].startswith("Diplomacy game over")]
+    assert {str(m["To"]) for m in over} == {addr(p) for p in POWERS} | {GM}
+    game = judge.game()
+    assert game["ending"]["result"] is not None and game["schedule"]["deadline"] is None
+
+
+def test_history_summary_and_map_by_mail(judge):
+    judge.mail(addr("France"), "SIGNON g pw-france\nA Par - Bur\n")
+    judge.mail(GM, "SIGNON g gmsecret\nPROCESS\n")
+    [reply] = judge.mail("anyone@example.org", "HISTORY g FROM S1901M\nSUMMARY g\nMAP g S1901M\n")
+    text = reply.get_body(("plain",)).get_content()
+    assert "Game g: Spring 1901 Movement (S1901M)" in text and "France: A Par - Bur." in text
+    assert "Players:" in text and "The map is attached: g-S1901M.svg." in text
+    [svg] = [p for p in reply.iter_attachments()]
+    assert svg.get_content_type() == "image/svg+xml" and svg.get_filename() == "g-S1901M.svg"
+    assert b"<svg" in svg.get_content()
+    [reply] = judge.mail(addr("Russia"), "歷史 g\n")
+    assert "春季" in reply.get_body(("plain",)).get_content()
+    [reply] = judge.mail("anyone@example.org", "HISTORY nosuch\n")
+    assert 'there is no game "nosuch"' in reply.get_content()
