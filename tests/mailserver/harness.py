@@ -243,8 +243,9 @@ def dovecot():
 
 @pytest.fixture
 def imap_folder(dovecot, request):
-    """A fresh IMAP folder of user judge, named after the test."""
-    name = "t-" + "".join(c if c.isalnum() else "-" for c in request.node.name)[:60]
+    """A fresh IMAP folder of user judge, named after the test and this process
+    (two test runs sharing one Dovecot must not read each other's mail)."""
+    name = f"t{os.getpid()}-" + "".join(c if c.isalnum() else "-" for c in request.node.name)[:54]
     with imap_client(dovecot) as c:
         if c.folder_exists(name):
             c.delete_folder(name)
