@@ -6,6 +6,12 @@ environment variable that holds the secret. Relative paths are relative to
 ``[judge] data_dir``, which is itself relative to the config file's folder (or
 to the working directory for the embedded default).
 
+The data folder: ``[judge] data_dir`` of the file when it sets one, else the
+``JUDGE_DATA`` environment variable, else ``./judge-data``. Every command
+(``judge serve``, ``spool``, ``game``, ``web``, ``archive``, ``parse``) finds
+the store ``judge.json`` in the same folder by this rule
+(:func:`data_dir_for`), so a GM's command line sees the games of the mail judge.
+
 Errors: :class:`ConfigError` (file, key, reason) for unreadable TOML, unknown
 keys, wrong types or values, and secrets whose environment variable is unset.
 """
@@ -18,6 +24,12 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 
 LANGUAGES = ("en", "zh-hans", "zh-hant")
+DATA_ENV = "JUDGE_DATA"
+"""The environment variable naming the data folder when no config file sets ``data_dir``."""
+STORE_NAME = "judge.json"
+STORE_CHANGED = "store-changed"
+"""A file a command leaves in the data folder after changing the store: the
+running judge reads the games again when it sees it (within a second or two)."""
 
 
 class ConfigError(Exception):
@@ -97,13 +109,14 @@ class Outbound:
 
 @dataclass
 class Worker:
-    max_attempts: int = 3
+    max_attempts: int = 3            # tries of one mail (failed, or the judge died on it) before it is set aside
     retry_delay: float = 2.0         # seconds; doubles per failed attempt
+    ledger_days: float = 90.0        # ledger entries (Message-IDs seen) older than this are pruned daily
 
 
 @dataclass
 class Scheduler:
-    rescan_seconds: float = 60.0     # how often stored games are planned again (changes by `judge game gm`)
+    rescan_seconds: float = 60.0     # how often stored games are planned again (besides on a command's request)
 
 
 @dataclass
@@ -134,7 +147,11 @@ class Config:
 
     @property
     def store_path(self) -> Path:
-        return self.data_dir / "judge.json"
+        return self.data_dir / STORE_NAME
+
+    @property
+    def store_changed_path(self) -> Path:
+        return self.data_dir / STORE_CHANGED
 
     @property
     def spool_dir(self) -> Path:
@@ -188,13 +205,18 @@ def _fill(obj, data: dict, source: str, prefix: str) -> None:
         setattr(obj, key, value)
 
 
-def load_config(path: str | Path | None = None) -> Config:
+def load_config(path: str | Path | None = None, *, env=None) -> Config:
     """Read ``path`` (TOML) over the defaults; None gives the embedded default.
+    ``env`` (default ``os.environ``): where ``JUDGE_DATA`` is looked up when the
+    file sets no ``[judge] data_dir`` (a relative value is relative to the
+    working directory).
 
     Raises ConfigError for a missing file, bad TOML or a bad key/value.
     """
     cfg = Config()
+    env = os.environ if env is None else env
     if path is None:
+        _data_from_env(cfg, env)
         return cfg
     path = Path(path)
     try:
@@ -208,4 +230,21 @@ def load_config(path: str | Path | None = None) -> Config:
     _fill(cfg, data, cfg.source, "")
     if "@" not in cfg.judge.address:
         raise ConfigError(cfg.source, "judge.address", "must be an e-mail address")
+    judge = data.get("judge")
+    if not (isinstance(judge, dict) and "data_dir" in judge):
+        _data_from_env(cfg, env)
     return cfg
+
+
+def _data_from_env(cfg: Config, env) -> None:
+    if env.get(DATA_ENV):
+        cfg.judge.data_dir = str(Path(env[DATA_ENV]).resolve())
+
+
+def data_dir_for(data: str | Path | None = None, config: str | Path | None = None) -> Path:
+    """The data folder of a command: ``data`` (``--data DIR``) if given, else
+    that of :func:`load_config` for ``config`` (``--config FILE``; see module
+    doc). Raises ConfigError for a bad config file."""
+    if data:
+        return Path(data).resolve()
+    return load_config(config).data_dir

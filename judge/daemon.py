@@ -4,15 +4,17 @@ scheduler.
 Threads: the inbound transport (aiosmtpd's loop, or the IMAP reader), the
 worker (the only writer of the store), the sender and the scheduler (its jobs
 only hand deadline work to the worker). Start order: leftover temp files are
-cleaned, the worker and sender start (pending outbox rows are resubmitted),
-the scheduler rebuilds its jobs from the stored games (deadlines passed while
-the judge was down are handed to the worker at once), then the inbound
-transport, so nothing arrives before the worker can take it. Stop order is
-the reverse.
+cleaned and the SMTP listener binds its port (a port in use stops the start
+at once with :class:`StartError`, before any thread runs); the worker and
+sender start (pending outbox rows are resubmitted), the scheduler rebuilds its
+jobs from the stored games (deadlines passed while the judge was down are
+handed to the worker at once), then the inbound transport serves, so nothing
+arrives before the worker can take it. Stop order is the reverse.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import signal
 import threading
@@ -34,6 +36,10 @@ from .storage import Store
 log = logging.getLogger("judge.daemon")
 
 
+class StartError(Exception):
+    """The judge cannot start; the message says why and which setting to change."""
+
+
 class Daemon:
     """One running judge. ``clock`` gives the UTC time (tests pin it);
     ``handler`` the mail commands (default :class:`MailCommands`)."""
@@ -52,11 +58,12 @@ class Daemon:
         self.worker = Worker(self.store, self.spool, self.handler, address=cfg.judge.address,
                              name=cfg.judge.name, domain=cfg.domain, keeper=cfg.judge.keeper,
                              language=cfg.judge.language, max_attempts=cfg.worker.max_attempts,
-                             retry_delay=cfg.worker.retry_delay, clock=clock,
-                             ack=self._ack, send=self.sender.submit,
+                             retry_delay=cfg.worker.retry_delay, ledger_days=cfg.worker.ledger_days,
+                             clock=clock, ack=self._ack, send=self.sender.submit,
                              timekeeper=Timekeeper(cfg.judge), changed=self._changed)
         self.scheduler = DeadlineScheduler(self._load_games, self.worker.submit_work, clock,
-                                           rescan_seconds=cfg.scheduler.rescan_seconds)
+                                           rescan_seconds=cfg.scheduler.rescan_seconds,
+                                           changed_path=cfg.store_changed_path)
         inb = cfg.inbound
         if inb.transport == "imap":
             password = cfg.secret("inbound.imap", inb.imap.password_env)
@@ -91,8 +98,24 @@ class Daemon:
                 if doc.get("status") == "pending"]
         return sorted(rows, key=lambda r: (r.get("created", ""), r["id"]))
 
+    def _bind(self) -> None:
+        if not isinstance(self.inbound, SmtpInbound):
+            return
+        s = self.cfg.inbound.smtp
+        try:
+            self.inbound.bind()
+        except OSError as e:
+            busy = " (another judge or mail server is using it)" if e.errno == errno.EADDRINUSE else ""
+            where = (f"[inbound.smtp] port in {self.cfg.source}" if self.cfg.source != "<embedded default>"
+                     else "[inbound.smtp] port in a config file (judge serve --config FILE)")
+            raise StartError(f"cannot listen for SMTP on {s.host}:{s.port}: {e.strerror or e}{busy}; "
+                             f"choose another port with {where} or judge serve --port N") from None
+        s.port = self.inbound.port          # the port bound (0 asks for any free one)
+
     def start(self) -> None:
+        """Start everything (see module doc). StartError if the listener cannot bind."""
         self.spool.clean_tmp()
+        self._bind()
         pending = self.pending_outbox()
         self.sender.start()
         self.sender.submit(pending)
@@ -111,8 +134,8 @@ class Daemon:
         self._stopped.set()
 
     def run_forever(self, on_started: Callable[[], None] = lambda: None) -> None:
-        """Start, call ``on_started``, wait for SIGTERM/SIGINT, stop. OSError if
-        the listener cannot bind its port."""
+        """Start, call ``on_started``, wait for SIGTERM/SIGINT, stop. StartError
+        if the listener cannot bind its port (nothing has started then)."""
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: self._stopped.set())
         self.start()

@@ -14,9 +14,13 @@ names (compare-and-set) and runs :func:`judge.game.turns.tick`.
 - Other games get a date job at their next event. Times come from the
   injected ``clock`` (UTC): a job fires after ``event - clock()`` seconds of
   real time.
-- The writer calls :meth:`DeadlineScheduler.update` after it changed a game;
-  a periodic rescan (``rescan_seconds``) catches changes made by other
-  processes (``judge game gm``) and jumps of an injected clock.
+- The writer calls :meth:`DeadlineScheduler.update` after it changed a game.
+  Other processes (``judge game gm``, ``judge game end`` ...) leave a file
+  (``changed_path``, ``DATA/store-changed``) after their commit; the
+  scheduler looks for it every :data:`WATCH_SECONDS`, removes it and reads
+  every game again (a rescan also mails the notices those commands left).
+  A periodic rescan (``rescan_seconds``) catches anything else, and jumps of
+  an injected clock.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Callable
 
@@ -40,6 +45,8 @@ from .game.turns import due_at
 
 log = logging.getLogger("judge.scheduler")
 logging.getLogger("apscheduler").setLevel(logging.WARNING)    # it logs every run of every job
+WATCH_SECONDS = 1.0
+"""How often the scheduler looks for the file other processes leave after a change."""
 RETRY_SECONDS = 30.0
 """An event still due after its work was enqueued is enqueued again only
 after this long (the writer may have failed on it; it must not spin)."""
@@ -83,9 +90,11 @@ class DeadlineScheduler:
     gives the time (aware UTC)."""
 
     def __init__(self, load_games: Callable[[], dict[str, dict]], enqueue: Callable[[Work], None],
-                 clock: Callable[[], datetime], *, rescan_seconds: float = 60.0):
+                 clock: Callable[[], datetime], *, rescan_seconds: float = 60.0,
+                 changed_path: Path | None = None):
         self.load_games, self.enqueue, self.clock = load_games, enqueue, clock
         self.rescan_seconds = rescan_seconds
+        self.changed_path = changed_path
         self._lock = threading.Lock()
         self._planned: dict[str, datetime] = {}   # game -> event time its job (or enqueue) is for
         self._enqueued: dict[str, tuple[datetime, float]] = {}   # game -> (event, monotonic time)
@@ -102,6 +111,9 @@ class DeadlineScheduler:
         count = self.rescan(startup=True)
         self._scheduler.add_job(self.rescan, "interval", seconds=self.rescan_seconds, id="rescan",
                                 replace_existing=True)
+        if self.changed_path is not None:
+            self._scheduler.add_job(self.watch, "interval", seconds=WATCH_SECONDS, id="watch",
+                                    replace_existing=True)
         log.debug("scheduler: %d game(s) with a deadline", count)
 
     def stop(self) -> None:
@@ -124,6 +136,19 @@ class DeadlineScheduler:
                 self._planned.pop(gone, None)
                 self._remove(gone)
         return count
+
+    def watch(self) -> bool:
+        """If another process left ``changed_path``: remove it, then rescan
+        (in that order, so no change is missed). Returns whether it did."""
+        try:
+            self.changed_path.unlink()
+        except FileNotFoundError:
+            return False
+        except OSError as e:
+            log.warning("scheduler: cannot remove %s (%s)", self.changed_path, e)
+        log.info("scheduler: the store was changed by a command; reading the games again")
+        self.rescan()
+        return True
 
     def update(self, name: str, doc: dict | None) -> None:
         """The writer changed game ``name`` (``doc``: its stored document, None

@@ -75,7 +75,7 @@ def test_summary_in_traditional_chinese(game):
     text = summary_text(game, "zh-hant")
     assert text.startswith("遊戲 sample：當前為1902年秋季行動階段（F1902M）；規則：datc。\n")
     assert "玩家：\n奧匈帝國：（空缺）\n" in text
-    assert "1901：奧匈帝國 3，英國 4，法國 4，德國 4，意大利 3，俄國 4，土耳其 3\n" in text
+    assert "1901：奧匈帝國 3，英國 4，法國 4，德國 4，義大利 3，俄國 4，土耳其 3\n" in text
 
 
 def units_drawn(svg: str) -> list[str]:

@@ -186,7 +186,7 @@ def test_a_short_game_by_mail_with_every_results_mail_checked(tmp_path, dovecot,
         j.advance(datetime(2025, 3, 30, 17, 0, tzinfo=UTC))     # one hour before the deadline
         [reminder] = expect(j, 1, "a reminder to Italy only")
         assert reminder["To"] == addr("Italy") and "Diplomacy reminder g1 S1901M" == reminder["Subject"]
-        assert "Units still without orders: Fleet Naples, Army Rome, Army Venice." in reminder.get_content()
+        assert "Units still without orders: F Nap, A Rom, A Ven." in reminder.get_content()
 
         j.advance(datetime(2025, 3, 30, 18, 0, tzinfo=UTC))     # the deadline
         late = expect(j, 2, "a late notice to Italy and to the GM")

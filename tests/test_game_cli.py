@@ -81,3 +81,41 @@ def test_data_dir_from_environment(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("JUDGE_DATA", str(tmp_path / "env"))
     rc, _, _ = judge(capsys, monkeypatch, "game", "new", "g4")
     assert rc == 0 and (tmp_path / "env" / "judge.json").exists()
+
+
+def test_every_command_finds_the_store_judge_serve_uses(capsys, monkeypatch, tmp_path):
+    """One data folder: without options every command uses ./judge-data (the
+    embedded default of `judge serve`), JUDGE_DATA moves them all, and
+    --config FILE takes its [judge] data_dir, as `judge serve --config` does."""
+    from judge.config import load_config
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("JUDGE_DATA", raising=False)
+    assert judge(capsys, monkeypatch, "game", "new", "g1")[0] == 0
+    assert load_config(None).store_path == tmp_path / "judge-data" / "judge.json"
+    assert load_game(Store(tmp_path / "judge-data" / "judge.json"), "g1") is not None
+    rc, out, _ = judge(capsys, monkeypatch, "archive", "export", "g1")
+    assert rc == 0 and '"g1"' in out
+    rc, out, _ = judge(capsys, monkeypatch, "parse", "--game", "g1", stdin="A Par - Bur\n")
+    assert rc == 0 and "A Par - Bur" in out
+    monkeypatch.setenv("JUDGE_DATA", str(tmp_path / "env"))
+    assert load_config(None).data_dir == tmp_path / "env"
+    assert judge(capsys, monkeypatch, "game", "new", "g2")[0] == 0
+    assert load_game(Store(tmp_path / "env" / "judge.json"), "g2") is not None
+    cfg = tmp_path / "judge.toml"
+    cfg.write_text('[judge]\ndata_dir = "srv"\n')
+    assert load_config(cfg).data_dir == tmp_path / "srv"          # the file's data_dir wins
+    assert judge(capsys, monkeypatch, "game", "new", "g3", "--config", str(cfg))[0] == 0
+    assert load_game(Store(tmp_path / "srv" / "judge.json"), "g3") is not None
+    rc, out, _ = judge(capsys, monkeypatch, "game", "show", "g3", "--config", str(cfg))
+    assert rc == 0 and "nothing adjudicated yet" in out
+    rc, _, err = judge(capsys, monkeypatch, "game", "show", "g3", "--config", str(tmp_path / "nope.toml"))
+    assert rc == 2 and "nope.toml" in err
+
+
+@pytest.mark.parametrize("argv", [["game", "new"], ["game", "gm"], ["web"], ["archive", "build"],
+                                  ["parse"], ["spool"], ["serve"]])
+def test_the_data_folder_is_documented_in_each_commands_help(capsys, argv):
+    with pytest.raises(SystemExit):
+        main(argv + ["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "$JUDGE_DATA" in text and "./judge-data" in text and "--data DIR" in text

@@ -70,7 +70,7 @@ def test_simplified_and_traditional_chinese(ended):
     assert "意大利：罗马陆军" in hans
     hant = final_text(ended, "zh-hant")
     assert "英國和法國聯盟以20個補給中心共同獲勝。" in hant
-    assert "意大利：扣除所有分數、獎勵和獎項，另罰3分（未交指令：F1905M）。" in hant
+    assert "義大利：扣除所有分數、獎勵和獎項，另罰3分（未交指令：F1905M）。" in hant
     assert "1905年冬季調整階段 W1905A" in hant
 
 

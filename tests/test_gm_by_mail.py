@@ -227,7 +227,89 @@ def test_history_summary_and_map_by_mail(judge):
     [svg] = [p for p in reply.iter_attachments()]
     assert svg.get_content_type() == "image/svg+xml" and svg.get_filename() == "g-S1901M.svg"
     assert b"<svg" in svg.get_content()
-    [reply] = judge.mail(addr("Russia"), "歷史 g\n")
+    [reply] = judge.mail("reader@example.org", "歷史 g\n")      # not a player: answered in the mail's language
     assert "春季" in reply.get_body(("plain",)).get_content()
     [reply] = judge.mail("anyone@example.org", "HISTORY nosuch\n")
     assert 'there is no game "nosuch"' in reply.get_content()
+
+
+def test_gm_rulings_by_mail_end_passive_award(judge):
+    """END, PASSIVE and AWARD (and their Chinese words): the GM's rulings; the
+    game's end, and a ruling after it, mail everyone the final report."""
+    out = to(judge.mail(addr("France"), "SIGNON g pw-france\nEND\n"))
+    assert "only the GM may do that" in out[addr("France")][0]
+    assert judge.game()["ending"]["result"] is None
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nPASSIVE Italy 3\nAWARD BEST STRATEGY France\n"
+                            "PASSIVE Italy lots\n"))
+    text = out[GM][0]
+    assert "Italy's player is ruled passive" in text and "fine of 3 points" in text
+    assert "the best strategy award goes to France" in text and "not a whole number" in text
+    assert set(out) == {GM}                          # the game runs: only the GM hears of it
+    mails = judge.mail(GM, "SIGNON g gmsecret\nEND DRAW France England Italy\n")
+    out = to(mails)
+    assert "you ended it as a draw of England, France, Italy" in out[GM][0]
+    over = [m for m in mails if m["Subject"].startswith("Diplomacy game over")]
+    assert {str(m["To"]) for m in over} == {addr(p) for p in POWERS} | {GM}
+    report = to(over)[addr("Russia")][0]
+    assert "drawn between England, France and Italy" in report and "best strategy +1200k" in report
+    game = judge.game()
+    assert game["ending"]["result"]["kind"] == "draw" and game["schedule"]["deadline"] is None
+    mails = judge.mail(GM, "SIGNON g gmsecret\n颁奖 外交 意大利\n")        # AWARD DIPLOMACY Italy
+    over = [m for m in mails if m["Subject"].startswith("Diplomacy game over")]
+    assert len(over) == 8 and "Best diplomacy: Italy" in to(over)[GM][0]
+    mails = judge.mail(GM, "SIGNON g gmsecret\n判定消极 意大利 none\n")    # PASSIVE Italy NONE
+    assert "the passive ruling on Italy is withdrawn" in to(mails)[GM][0]
+    assert judge.game()["ending"]["passive"] == {}
+    out = to(judge.mail(GM, "SIGNON g gmsecret\n结束游戏\n"))           # END: over already
+    assert "refused" in out[GM][0]
+
+
+def test_the_gm_is_told_when_a_replacement_takes_over(judge):
+    judge.mail(GM, "SIGNON g gmsecret\nREPLACE Italy newpass\n")
+    mails = judge.mail("newitaly@example.org", "JOIN g newpass Italy\n")
+    out = to(mails)
+    assert "You joined game \"g\" as Italy" in out["newitaly@example.org"][0]
+    [notice] = out[GM]
+    assert "newitaly@example.org has taken over Italy in game 'g'" in notice
+
+
+def test_vacant_and_abandoned_powers_do_not_hold_up_early_processing(judge):
+    """Italy ejected (vacant), Turkey abandoned: the others' orders end the
+    phase at once; the two get the NMR defaults (units hold)."""
+    judge.mail(GM, "SIGNON g gmsecret\nEJECT Italy\n")
+    doc = judge.game()
+    doc["schedule"]["abandoned"] = ["Turkey"]
+    with judge.store.transaction() as tx:
+        tx.put("games", "g", doc)
+    for p in POWERS:
+        if p not in ("Italy", "Turkey"):
+            judge.mail(addr(p), f"SIGNON g pw-{p.lower()}\n" + {
+                "Austria": "A Vie H\nA Bud H\nF Tri H", "England": "F Lon H\nF Edi H\nA Lvp H",
+                "France": "F Bre H\nA Par H\nA Mar H", "Germany": "F Kie H\nA Ber H\nA Mun H",
+                "Russia": "F StP H\nA Mos H\nA War H\nF Sev H"}[p])
+    mails = judge.work(phase="S1901M")            # what the daemon does after each mail
+    assert any(m["Subject"] == "Diplomacy results g S1901M" for m in mails)
+    game = judge.game()
+    assert game["schedule"]["phase"] == "F1901M"
+    assert game["schedule"]["missed"] == {"Italy": ["S1901M"], "Turkey": ["S1901M"]}
+
+
+def test_create_reads_end_at_in_the_games_time_zone(judge):
+    judge.mail("gm2@example.org", "CREATE h secret2 timezone=Asia/Shanghai end_at=2027-01-01T00:00\n")
+    assert judge.store.get("games", "h")["settings"]["victory"]["end_at"] == "2026-12-31T16:00:00+00:00"
+    judge.mail("gm2@example.org", "SIGNON h secret2\nSET end_at=2027-06-01T08:00\n")
+    assert judge.store.get("games", "h")["settings"]["victory"]["end_at"] == "2027-06-01T00:00:00+00:00"
+
+
+def test_cli_end_is_mailed_and_the_daemon_is_told_at_once(judge, tmp_path, capsys):
+    from judge.cli import main
+    assert main(["game", "end", "g", "--members", "France", "Italy", "--data", str(tmp_path)]) == 0
+    assert (tmp_path / "store-changed").exists()          # the daemon's scheduler looks for it every second
+    mails = judge.work("notices", game="")
+    assert {str(m["To"]) for m in mails} == {addr(p) for p in POWERS} | {GM}
+    assert all(m["Subject"].startswith("Diplomacy game over") for m in mails)
+    capsys.readouterr()
+    assert main(["game", "gm", "g", "status", "--data", str(tmp_path)]) == 0
+    assert main(["game", "passive", "g", "Italy", "2", "--data", str(tmp_path)]) == 0
+    mails = judge.work("notices", game="")
+    assert len(mails) == 8 and "fined 2 points" in to(mails)[GM][0]

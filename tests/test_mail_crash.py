@@ -124,3 +124,44 @@ def test_killed_between_steps_smtp(tmp_path, fault):
     finally:
         survivor.stop()
     check_exactly_once(data)
+
+
+def test_a_mail_that_kills_the_judge_is_set_aside_after_max_attempts(tmp_path):
+    """A poison mail: the judge dies (SIGKILL, no exception) each time it
+    processes it. Attempts are counted on disk before each try, so after
+    worker.max_attempts (3) deaths the next start sets it aside with its bytes
+    and tells the judgekeeper, and the judge goes on answering other mail."""
+    from judge.mail.spool import Spool
+    data, port = tmp_path / "data", free_port()
+    cfg = write_config(tmp_path / "judge.toml", data, inbound={"transport": "smtp", "smtp": {"port": port}},
+                       outbound={"transport": "maildir"})
+    poison = raw("<poison@x>", "mallory@example.org", "HELP\n")
+    Spool(data / "spool").put(poison, {"source": "smtp"})
+    for _ in range(3):
+        doomed = DaemonProcess(cfg, fault="before_commit")      # dies on every mail it processes
+        assert doomed.wait_killed() == -signal.SIGKILL
+    attempts = [json.loads(p.read_bytes().partition(b"\n")[0])["attempts"]
+                for p in (data / "spool" / "new").iterdir()]
+    assert attempts == [3]
+    survivor = DaemonProcess(cfg, fault="before_commit")       # still dies on any commit of a mail...
+    try:
+        [notice] = wait_for(lambda: outbox(data), what="the judgekeeper's notice")
+        assert notice["To"] == "keeper@example.test" and "poison@x" in notice.get_content()
+        assert "judge stopped" in notice.get_content()
+        assert survivor.proc.poll() is None                      # ...but it never tried this one again
+        [eml] = (data / "spool" / "shunt").glob("*.eml")
+        assert eml.read_bytes() == poison
+        assert list((data / "spool" / "new").iterdir()) == []
+        assert tables(data)["ledger"]["poison@x"]["status"] == "shunted"
+    finally:
+        survivor.stop()
+    log, ready = tmp_path / "judge.log", "judge judge@example.test: reading"
+    started = log.read_text().count(ready)
+    healthy = DaemonProcess(cfg)
+    try:
+        healthy.wait_ready(log, ready, count=started + 1)
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as s:
+            s.sendmail("ok@example.org", ["judge@example.test"], raw("<ok@x>", "ok@example.org", "HELP\n"))
+        wait_for(lambda: len(outbox(data)) == 2, what="an answer to the next mail")
+    finally:
+        healthy.stop()

@@ -163,3 +163,75 @@ def test_smtp_relay_with_starttls_and_auth(tmp_path):
         finally:
             d.stop()
     assert d.proc.returncode == 0
+
+
+def test_a_port_in_use_stops_the_start_at_once_with_the_setting_to_change(tmp_path):
+    """The listener binds before any thread starts: no wait, a clear message
+    naming the port and the config key, nothing processed."""
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        data = tmp_path / "data"
+        (data / "spool").mkdir(parents=True)
+        from judge.mail.spool import Spool
+        Spool(data / "spool").put(order_mail("HELP\n", "<waiting@x>").as_bytes(), {"source": "smtp"})
+        start = time.monotonic()
+        proc = subprocess.run([sys.executable, "-m", "judge.cli", "serve", "--port", str(port), "--data", str(data)],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=30,
+                              env=dict(os.environ, PYTHONPATH=str(REPO)))
+        took = time.monotonic() - start
+    assert proc.returncode == 1 and took < 8            # aiosmtpd alone would wait 10 s
+    err = proc.stderr
+    assert f"127.0.0.1:{port}" in err and "Address already in use" in err
+    assert "[inbound.smtp] port" in err and "--port" in err
+    assert len(list((data / "spool" / "new").iterdir())) == 1     # the worker never started
+    assert not (data / "outbox" / "new").exists() or not list((data / "outbox" / "new").iterdir())
+
+
+def test_serve_options_override_the_config(tmp_path):
+    port = free_port()
+    cfg = write_config(tmp_path / "judge.toml", tmp_path / "data",
+                       inbound={"transport": "smtp", "smtp": {"port": 1}}, outbound={"transport": "maildir"})
+    other = tmp_path / "other"
+    proc = subprocess.Popen([sys.executable, "-m", "judge.cli", "serve", "--config", str(cfg), "--port", str(port),
+                             "--host", "127.0.0.1", "--data", str(other)], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(REPO)))
+    try:
+        banner = ""
+        for line in proc.stdout:
+            banner += line
+            if "spool and store" in line:
+                break
+        assert f"127.0.0.1:{port}" in banner and str(other / "outbox") in banner
+        send(port, order_mail("HELP\n", "<opt@x>"))
+        wait_for(lambda: outbox(other), what="a reply in the --data folder's outbox")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    imap = write_config(tmp_path / "imap.toml", tmp_path / "data", inbound={"transport": "imap"},
+                        outbound={"transport": "maildir"})
+    proc = subprocess.run([sys.executable, "-m", "judge.cli", "serve", "--config", str(imap), "--port", "2600"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=30,
+                          env=dict(os.environ, PYTHONPATH=str(REPO)))
+    assert proc.returncode == 2 and "IMAP" in proc.stderr
+
+
+def test_a_gm_command_line_change_is_mailed_within_seconds(smtp_daemon, tmp_path, capsys):
+    """`judge game gm` while the judge runs: its notices go out within a few
+    seconds (the command leaves DATA/store-changed), not at the next
+    60-second rescan."""
+    from judge.cli import main
+    port, data, _ = smtp_daemon
+    send(port, order_mail("CREATE cli secret\n", "<cli@x>", frm="gm@example.org"))
+    wait_for(lambda: len(outbox(data)) == 1, what="the CREATE reply")
+    assert main(["game", "gm", "cli", "start", "--config", str(tmp_path / "judge.toml")]) == 0
+    assert "a running `judge serve` sends them within a few seconds" in capsys.readouterr().out
+    started = time.monotonic()
+    wait_for(lambda: len(outbox(data)) == 2, timeout=10, what="the start notice to the GM")
+    assert time.monotonic() - started < 10
+    [notice] = [m for m in outbox(data) if "game start" in m["Subject"]]
+    assert notice["To"] == "gm@example.org"
+    assert store(data).get("notices", {}) == {} and not (data / "store-changed").exists()

@@ -159,15 +159,20 @@ def test_a_whole_game_signs_on_and_orders_spring_1901_by_mail(tmp_path, dovecot,
             append(dovecot, imap_folder, mail("CREATE g7 gmsecret timezone=Europe/London "
                                               "deadline=2030-03-01T18:00 early=no\n", "<create@x>", "gm@example.org"))
             wait_for(lambda: sink.messages, what="created")
+            # Germany and Russia join in Chinese: their replies come in simplified / traditional
+            joins = {"Germany": "加入 g7 pw-germany 德国\n", "Russia": "加入 g7 pw-russia 俄國\n"}
             append(dovecot, imap_folder, *[
-                mail(f"JOIN g7 pw-{p.lower()} {p}\n", f"<join-{p}@x>", f"{p.lower()}@example.org")
+                mail(joins.get(p, f"JOIN g7 pw-{p.lower()} {p}\n"), f"<join-{p}@x>", f"{p.lower()}@example.org")
                 for p in POWERS])
-            wait_for(lambda: len(sink.messages) == 8, what="seven joins")
+            replies = lambda: [m for m in sink.bodies() if m["Subject"].startswith("Re:")]  # noqa: E731
+            wait_for(lambda: len(replies()) == 8, what="seven joins")
+            # the game starts with the seventh join: everyone and the GM are told
+            wait_for(lambda: len(sink.messages) == 16, what="game-start mails")
             charsets = {"Germany": "gb2312", "Russia": "big5"}
             append(dovecot, imap_folder, *[
                 mail(f"SIGNON g7 pw-{p.lower()}\n{SPRING_1901[p]}\n", f"<orders-{p}@x>", f"{p.lower()}@example.org",
                      charset=charsets.get(p, "utf-8")) for p in POWERS])
-            wait_for(lambda: len(sink.messages) == 15, timeout=30, what="seven confirmations")
+            wait_for(lambda: len(replies()) == 15, timeout=30, what="seven confirmations")
         finally:
             d.stop()
     by = replies_to(sink)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import email
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from email import policy
 from email.message import EmailMessage
 
@@ -199,3 +199,98 @@ def test_reply_interface_is_what_the_worker_renders(tmp_path):
     assert a["In-Reply-To"] == "<m1@players.example>" and b["In-Reply-To"] is None
     assert a["Message-ID"] != b["Message-ID"] and "裁判" in a.get_content()
     assert store.get("accounts", "alice@example.org") == {"language": "en"}
+
+
+def test_a_mail_the_judge_dies_on_is_counted_and_set_aside(tmp_path):
+    """A batch that never finished (the process died: no exception) counts one
+    attempt for each of its entries at the next start; an entry tried before
+    is processed on its own, its attempt counted on disk first; after
+    max_attempts it is set aside without another try, the judgekeeper told."""
+    worker, store, spool, sent, acked = make(tmp_path, max_attempts=3)
+    poison = spool.put(inbound("HELP\n", "<poison@x>"), {"source": "imap", "uid": 1, "uidvalidity": 1})
+    later = spool.put(inbound("HELP\n", "<later@x>"), {"source": "imap", "uid": 2, "uidvalidity": 1})
+    for died in (1, 2, 3):
+        if died == 1:
+            spool.begin([poison.name, later.name])      # the batch was being processed when it died
+        assert spool.recover() == ([poison.name, later.name] if died == 1 else [])
+        assert spool.read(poison.name).meta["attempts"] == died
+        if died < 3:                                    # processed alone, counted first; dies again
+            spool.count_attempt(spool.read(poison.name))
+            assert spool.pending()[0] == poison.name
+            continue
+    assert spool.read(poison.name).meta["attempts"] == 3 and spool.read(later.name).meta["attempts"] == 1
+    drain(worker)
+    assert spool.pending() == [] and [i["key"] for i in spool.shunted()] == ["poison@x"]
+    assert store.get("ledger", "poison@x")["status"] == "shunted"
+    assert "judge stopped" in store.get("ledger", "poison@x")["reason"]
+    assert store.get("ledger", "later@x")["status"] == "done"
+    notice, reply = sent                     # the judgekeeper told; the sender not (reading it may kill)
+    assert notice["to"] == ["keeper@example.test"] and reply["inbound"] == "later@x"
+    text = email.message_from_string(notice["raw"], policy=policy.default).get_content()
+    assert "alice@example.org" in text and "judge spool retry poison@x" in text
+    assert [a["uid"] for a in acked] == [1, 2]
+    assert not spool.inflight_path.exists()
+
+
+def test_a_failed_outgoing_mail_is_sent_again_on_request(tmp_path, capsys):
+    worker, store, spool, sent, _ = make(tmp_path)
+    spool.put(inbound(), {"source": "smtp"})
+    drain(worker)
+    mid = sent[0]["id"]
+    worker.record_reports([("failed", mid, {"error": "550 mailbox full", "attempts": 10})])
+    sent.clear()
+    cfg_file = tmp_path / "judge.toml"
+    cfg_file.write_text(f'[judge]\ndata_dir = "{tmp_path}"\n')
+    assert main(["spool", "--config", str(cfg_file), "list"]) == 0
+    out = capsys.readouterr().out
+    failed_part = out[out.index("outgoing, failed for good"):]
+    assert mid in failed_part and "550 mailbox full" in failed_part
+    assert "outgoing, waiting to be sent (the judge retries them) (1)" in out     # the keeper's notice
+    assert main(["spool", "--data", str(tmp_path), "resend", "nothing@x"]) == 1
+    assert main(["spool", "--data", str(tmp_path), "resend", mid.strip("<>")]) == 0
+    assert "to send again: " + mid in capsys.readouterr().out
+    assert worker.resend() == [mid]
+    row = store.get("outbox", mid)
+    assert row["status"] == "pending" and row["attempts"] == 0 and "error" not in row
+    assert [r["id"] for r in sent] == [mid]
+    assert spool.resend_requests() == [] and worker.resend() == []
+    assert main(["spool", "--data", str(tmp_path), "resend", mid]) == 1   # pending now: the judge retries it
+
+
+def test_the_ledger_is_pruned_but_recent_mail_still_acts_once(tmp_path):
+    worker, store, spool, sent, _ = make(tmp_path, ledger_days=90)
+    with store.transaction() as tx:
+        tx.put("ledger", "old@x", {"status": "done", "at": (NOW - timedelta(days=91)).isoformat(), "replies": []})
+        tx.put("ledger", "odd@x", {"status": "done", "at": "yesterday", "replies": []})
+    raw = inbound("CREATE g1 secret\n", "<recent@x>")
+    spool.put(raw, {"source": "smtp"})
+    drain(worker)
+    worker.housekeeping()                                   # at start, then daily
+    assert set(store.all("ledger")) == {"recent@x", "odd@x"}
+    spool.put(raw, {"source": "smtp"})
+    drain(worker)
+    assert len(sent) == 1                                   # the duplicate is still recognised
+    assert worker.prune_ledger() == 0
+    worker.ledger_days = 0                                  # 0: keep everything
+    assert worker.prune_ledger() == 0
+
+
+def test_a_command_line_commit_during_a_batch_is_not_overwritten(tmp_path):
+    """`judge game gm` may commit while the worker makes a batch from what it
+    read before: the worker sees the store changed and makes the batch again
+    from the new state, so neither change is lost."""
+    class Racing:
+        calls = 0
+
+        def handle(self, mail, db, now):
+            Racing.calls += 1
+            if Racing.calls == 1:               # another process commits meanwhile
+                with store.transaction() as tx:
+                    tx.put("games", "g", {"changed": "by the GM's command line"})
+            db.put("games", "g", dict(db.get("games", "g") or {}, mail=mail.key))
+            return []
+    worker, store, spool, _, _ = make(tmp_path, Racing())
+    spool.put(inbound(), {"source": "smtp"})
+    drain(worker)
+    assert Racing.calls == 2
+    assert store.get("games", "g") == {"changed": "by the GM's command line", "mail": "m1@players.example"}

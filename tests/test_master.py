@@ -150,3 +150,47 @@ def change_settings_back(settings, text):
     from judge.game import Settings
     from judge.game.setting_text import change_settings
     return change_settings(Settings(), [f"{k}={v}" for k, v in text.items()], settings.deadlines.timezone)
+
+
+def test_end_at_without_an_offset_is_in_the_games_time_zone():
+    """CREATE and SET read end_at in the game's zone, a timezone= of the same
+    command first (the GM writes local time, like deadlines)."""
+    from judge.game import Settings
+    from judge.game.setting_text import change_settings
+    s = change_settings(Settings(), ["end_at=2027-01-01T00:00", "timezone=Asia/Shanghai"])
+    assert s.victory.end_at == datetime(2026, 12, 31, 16, tzinfo=UTC)
+    g = new_game()
+    master.change(g, ["timezone=Europe/Paris"], T0)
+    master.change(g, ["end_at=2027-07-01T12:00"], T0)
+    assert g.settings.victory.end_at == datetime(2027, 7, 1, 10, tzinfo=UTC)
+    master.change(g, ["end_at=2027-07-01T12:00Z"], T0)           # an offset wins
+    assert g.settings.victory.end_at == datetime(2027, 7, 1, 12, tzinfo=UTC)
+
+
+def test_gm_end_passive_and_award_send_the_final_report():
+    g = new_game()
+    assert master.rule_passive(g, "Italy", 3, T0) == []          # the game runs: recorded, nothing mailed
+    assert master.name_award(g, "strategy", "France", T0) == []
+    [over] = master.end_game(g, T0 + H)
+    assert over.kind == "game_over" and g.finished and g.schedule.deadline is None
+    assert set(g.ending.result.winners) == set(g.map.powers)
+    [again] = master.rule_passive(g, "Italy", None, T0 + 2 * H)  # after the end: the report again, new key
+    assert again.kind == "game_over" and again.key != over.key and "Italy" not in again.data["passive"]
+    [third] = master.name_award(g, "diplomacy", "Russia", T0 + 3 * H)
+    assert third.key not in (over.key, again.key)
+    with pytest.raises(GameError):
+        master.end_game(g, T0 + 4 * H)
+
+
+def test_the_gm_is_told_when_a_replacement_takes_a_power():
+    from judge.game.nmr import took_over
+    g = new_game()
+    assert took_over(g, "Italy", "new@example.org", T0) == []     # a first join: nothing to tell
+    master.replace_power(g, "Italy", "hash2", T0)
+    g.players["Italy"] = Player(("new@example.org",), "hash2")
+    [n] = took_over(g, "Italy", "new@example.org", T0 + H)
+    assert n.kind == "took_over" and n.to == (GM,) and n.data["address"] == "new@example.org"
+    assert n.data["power"] == "Italy" and n.data["phase"] == "S1901M"
+    g = new_game()
+    g.history = [object()]                                          # a late join into a game under way
+    assert [n.kind for n in took_over(g, "Turkey", "late@example.org", T0)] == ["took_over"]

@@ -92,3 +92,27 @@ def test_a_job_fires_after_the_clock_time_left_and_only_enqueues():
     finally:
         s.stop()
     assert doc == g.to_dict()        # the job changed nothing itself
+
+
+def test_a_change_by_another_process_is_seen_within_seconds(tmp_path):
+    """`judge game ...` leaves DATA/store-changed after its commit; the
+    scheduler removes it and reads the games again (not waiting for the
+    periodic rescan), which plans a changed game at once."""
+    games: dict[str, dict] = {}
+    loads = []
+
+    def load():
+        loads.append(time.monotonic())
+        return dict(games)
+    work: queue.Queue = queue.Queue()
+    flag = tmp_path / "store-changed"
+    s = DeadlineScheduler(load, work.put, Clock(T0 + 3 * 24 * H), rescan_seconds=3600, changed_path=flag)
+    s.start()
+    try:
+        assert len(loads) == 1 and s.watch() is False
+        games["late"] = started("late").to_dict()        # its deadline has passed on the clock
+        flag.touch()                                     # what the command does after its commit
+        assert work.get(timeout=5) == Work("tick", "late", "S1901M")
+        assert not flag.exists() and len(loads) == 2
+    finally:
+        s.stop()

@@ -1,8 +1,9 @@
 """``judge archive build|export|import``: the archive as static files, one
 game as JSON, and a recorded game (``shared/games``) stored as a game.
 
-The data file is ``DIR/judge.json`` with DIR from ``--data``, else
-``JUDGE_DATA``, else ``./var`` (as for ``judge game``).
+The data file is ``DIR/judge.json``, the store ``judge serve`` uses: DIR from
+``--data``, else the ``data_dir`` of ``--config FILE``, else ``JUDGE_DATA``,
+else ``./judge-data`` (as for ``judge game``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from pathlib import Path
 
 
 def register(sub) -> None:
+    from .game import add_data_options
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--data", metavar="DIR", help="data directory (default: $JUDGE_DATA, else ./var)")
+    add_data_options(common)
     p = sub.add_parser("archive", help="write the archive as static files or a game as JSON",
                        description="The archive of past phases: web pages and JSON.")
     asub = p.add_subparsers(dest="archive_command", metavar="ACTION", required=True)
@@ -43,10 +45,10 @@ def register(sub) -> None:
 
 
 def open_store(args):
-    """The store of ``--data`` (see :func:`judge.commands.game.data_dir`)."""
-    from ..storage import Store
-    from .game import data_dir
-    return Store(data_dir(args) / "judge.json")
+    """The store of ``--data``/``--config`` (see :func:`judge.commands.game.data_dir`);
+    StoreError."""
+    from .game import _store
+    return _store(args)
 
 
 def run_build(args) -> int:
@@ -94,5 +96,7 @@ def run_import(args) -> int:
     except (OSError, StoreError, RecordError, GameError, ValueError) as e:
         print(f"judge archive import: {e}", file=sys.stderr)
         return 2
+    from .game import tell_daemon
+    tell_daemon(args)
     print(f"judge archive import: {args.name}: {len(game.history)} phases, now {game.position.phase}")
     return 0

@@ -2,15 +2,18 @@
 process and show it; change its settings; the end-of-game commands (alliances,
 draws, concessions, award votes) for a power, and the GM's rulings and scores.
 
-The data file is ``DIR/judge.json`` with DIR from ``--data``, else the
-``JUDGE_DATA`` environment variable, else ``./var``. Times are the machine's
-clock in UTC.
+The data file is ``DIR/judge.json``, the store ``judge serve`` uses: DIR
+from ``--data``, else the ``[judge] data_dir`` of ``--config FILE``, else the
+``JUDGE_DATA`` environment variable, else ``./judge-data``
+(:func:`judge.config.data_dir_for`). Times are the machine's clock in UTC.
+A command that changes a game leaves ``DIR/store-changed`` behind: a running
+``judge serve`` sees it within a second or two, plans the game again and
+mails what the change calls for (new deadline, results, final report).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import secrets
 import sys
 from datetime import datetime, timezone
@@ -37,10 +40,20 @@ VICTORY_FLAGS = (
 )
 
 
+DATA_HELP = ("data directory holding judge.json, the one `judge serve` uses (default: the "
+             "[judge] data_dir of --config FILE, else $JUDGE_DATA, else ./judge-data)")
+
+
+def add_data_options(parser) -> None:
+    """``--data DIR`` and ``--config FILE``: where the store is (see module doc)."""
+    parser.add_argument("--data", metavar="DIR", help=DATA_HELP)
+    parser.add_argument("--config", metavar="FILE",
+                        help="the judge's TOML config, for its data_dir (as `judge serve --config`)")
+
+
 def register(sub) -> None:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--data", metavar="DIR",
-                        help="data directory (default: $JUDGE_DATA, else ./var)")
+    add_data_options(common)
     p = sub.add_parser("game", help="create, order, process and show games by hand",
                        description="Run a game without mail: the GM's tools.")
     gsub = p.add_subparsers(dest="game_command", metavar="ACTION", required=True)
@@ -67,7 +80,7 @@ def register(sub) -> None:
                         "orders sent with movement orders (RULES.md 3.5)")
     for flag, key, choices, text in VICTORY_FLAGS:
         n.add_argument(flag, dest=f"set_{key}", choices=choices, help=text)
-    n.add_argument("--tz", default="UTC", help="time zone of an --end-at without offset (default: UTC)")
+    n.add_argument("--tz", help="time zone of an --end-at without offset (default: the game's, UTC)")
     n.set_defaults(func=run_new)
 
     st = gsub.add_parser("set", parents=[common], help="change or list a game's settings",
@@ -102,12 +115,31 @@ def register(sub) -> None:
 
 
 def data_dir(args) -> Path:
-    return Path(args.data or os.environ.get("JUDGE_DATA") or "var")
+    """The data folder of ``--data``/``--config`` (see module doc). Raises
+    ConfigError for a bad config file."""
+    from ..config import data_dir_for
+    return data_dir_for(getattr(args, "data", None), getattr(args, "config", None))
 
 
 def _store(args):
-    from ..storage import Store
-    return Store(data_dir(args) / "judge.json")
+    """The store of the data folder; StoreError (also for a bad --config)."""
+    from ..config import STORE_NAME, ConfigError
+    from ..storage import Store, StoreError
+    try:
+        return Store(data_dir(args) / STORE_NAME)
+    except ConfigError as e:
+        raise StoreError(str(e)) from None
+
+
+def tell_daemon(args) -> None:
+    """Leave ``DIR/store-changed`` (:data:`judge.config.STORE_CHANGED`) so a
+    running ``judge serve`` reads the games again and mails the notices now
+    (see module doc)."""
+    from ..config import STORE_CHANGED, ConfigError
+    try:
+        (data_dir(args) / STORE_CHANGED).touch()
+    except (OSError, ConfigError):
+        pass        # the store was written there; a judge's periodic rescan catches up anyway
 
 
 def _now() -> datetime:
@@ -141,6 +173,7 @@ def run_new(args) -> int:
             save_game(tx, game)
     except (GameError, MapError, StoreError, ValueError) as e:
         return _fail(str(e))
+    tell_daemon(args)
     print(f"Game {game.name} created on map {game.map_name}, rules {settings.rules}, seed {seed}.")
     ends = describe_settings(settings)
     print("Ends by: " + ", ".join(f"{key}={ends[key]}" for _f, key, _c, _t in VICTORY_FLAGS) + ".")
@@ -171,6 +204,7 @@ def run_orders(args) -> int:
             save_game(tx, game)
     except (GameError, StoreError) as e:
         return _fail(str(e))
+    tell_daemon(args)
     print(receipts_text(game, power, receipts, names))
     return 0 if all(r.ok for r in receipts) else 1
 
@@ -196,7 +230,6 @@ def receipts_text(game, power: str, receipts, names) -> str:
 def run_process(args) -> int:
     from ..game import GameError
     from ..game.master import process_now
-    from ..game.notices import notice_to_dict
     from ..storage import StoreError, load_game, save_game
     try:
         store = _store(args)
@@ -206,10 +239,10 @@ def run_process(args) -> int:
                 return _fail(f"no game named {args.name}")
             step = process_now(game, _now())
             save_game(tx, game)
-            for n in step.notices:          # mailed by a running `judge serve`
-                tx.put("notices", f"{n.kind}:{n.key}", notice_to_dict(n))
+            keep_notices(tx, step.notices)
     except (GameError, StoreError) as e:
         return _fail(str(e))
+    tell_daemon(args)
     print(results_text(game, step.records), end="")
     if game.finished:
         from ..game.final_report import final_text
@@ -244,10 +277,20 @@ def results_text(game, records) -> str:
 
 
 # ---- settings and the end of the game ------------------------------------------------
+def keep_notices(tx, notices) -> None:
+    """Keep ``notices`` in table ``notices`` of the store: a running (or the
+    next) ``judge serve`` mails them (:class:`judge.mail.timekeeper.Timekeeper`)."""
+    from ..game.notices import notice_to_dict
+    for n in notices:
+        tx.put("notices", f"{n.kind}:{n.key}", notice_to_dict(n))
+
+
 def update_game(args, action) -> int:
-    """Load game ``args.name``, run ``action(game, now) -> text``, save the game
-    and print the text; a GameError (or a bad store) changes nothing."""
-    from ..game import GameError
+    """Load game ``args.name``, run ``action(game, now)``, save the game and
+    print the text; a GameError (or a bad store) changes nothing. ``action``
+    returns the text, or ``(text, notices)`` to mail; a game the action ends
+    also mails everyone the final report (:func:`judge.game.turns.ended`)."""
+    from ..game import GameError, turns
     from ..storage import StoreError, load_game, save_game
     try:
         store = _store(args)
@@ -255,10 +298,16 @@ def update_game(args, action) -> int:
             game = load_game(store, args.name)
             if game is None:
                 return _fail(f"no game named {args.name}")
+            was_over = game.finished
             text = action(game, _now())
+            text, notices = text if isinstance(text, tuple) else (text, [])
+            if game.finished and not was_over and not any(n.kind == "game_over" for n in notices):
+                notices = list(notices) + turns.ended(game)
             save_game(tx, game)
+            keep_notices(tx, notices)
     except (GameError, StoreError, ValueError) as e:
         return _fail(str(e))
+    tell_daemon(args)
     print(text, end="" if text.endswith("\n") else "\n")
     return 0
 
@@ -275,7 +324,7 @@ def run_set(args) -> int:
 
     def action(game, now):
         if args.pairs:
-            settings = change_settings(game.settings, args.pairs, args.tz or game.settings.deadlines.timezone)
+            settings = change_settings(game.settings, args.pairs, args.tz)
             settings.check_map(game.map)
             game.settings = settings
         return "\n".join(f"{k}={v}" for k, v in describe_settings(game.settings).items())

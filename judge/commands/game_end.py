@@ -2,11 +2,14 @@
 the end-of-game commands (``RULES.md`` §4-5, issue 5) — a power's alliances,
 draw and concession votes and award votes, entered by the GM on its behalf,
 and the GM's rulings, checks and scores. Registered by :mod:`judge.commands.game`,
-whose store and power-name helpers they use.
+whose store and power-name helpers they use. A command that ends the game,
+or a ruling after its end, leaves the final report in the store's ``notices``
+for the running ``judge serve`` to mail (see :mod:`judge.commands.game`).
 """
 
 from __future__ import annotations
 
+from ..game import master
 from .game import _fail, _store, power_arg, update_game
 
 
@@ -115,12 +118,16 @@ def run_passive(args) -> int:
     def action(game, now):
         power = power_arg(game, args.power)
         fine = None if args.fine.lower() == "none" else _whole(args.fine)
-        game.gm_rule_passive(power, fine)
+        notices = master.rule_passive(game, power, fine, now)
         missed = ", ".join(nmr_record(game)[power]) or "none"
         ruling = f"{power} ruled passive, fined {fine} points" if fine is not None \
             else f"passive ruling on {power} withdrawn"
-        return f"{ruling}. Phases without orders: {missed}."
+        return f"{ruling}. Phases without orders: {missed}.{_again(notices)}", notices
     return update_game(args, action)
+
+
+def _again(notices) -> str:
+    return " Everyone is sent the final report again." if notices else ""
 
 
 def _whole(text: str) -> int:
@@ -132,15 +139,16 @@ def _whole(text: str) -> int:
 def run_award(args) -> int:
     def action(game, now):
         power = None if args.power.lower() == "none" else power_arg(game, args.power)
-        game.gm_award(args.award, power)
-        return f"{args.award} award: {power or 'withdrawn'}."
+        notices = master.name_award(game, args.award, power, now)
+        return f"{args.award} award: {power or 'withdrawn'}.{_again(notices)}", notices
     return update_game(args, action)
 
 
 def run_end(args) -> int:
     def action(game, now):
         members = None if args.members is None else [power_arg(game, m) for m in args.members]
-        return _ended(game, game.gm_end(now, members).reason)
+        notices = master.end_game(game, now, members)
+        return _ended(game, game.ending.result.reason), notices
     return update_game(args, action)
 
 

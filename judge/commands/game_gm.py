@@ -16,14 +16,16 @@ line (issue 4 §5), the same as the GM's mail commands:
     status                deadline, pause, WAIT flags, NMR record
 
 The mails these operations call for (results, new deadline, ...) are kept in
-the store's ``notices`` table; a running ``judge serve`` sends them.
+the store's ``notices`` table; a running ``judge serve`` sends them within a
+second or two (it looks for the file ``DIR/store-changed`` the command leaves),
+a stopped one when it starts.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from .game import _fail, _store, power_arg, results_text
+from .game import _fail, _store, keep_notices, power_arg, results_text, tell_daemon
 
 ACTIONS = ("start", "deadline", "extend", "pause", "resume", "process", "rollback", "eject",
            "replace", "wait", "absence", "set", "status")
@@ -129,7 +131,6 @@ def gm_action(game, action: str, args: list[str], now: datetime):
 
 def run_gm(args) -> int:
     from ..game import GameError
-    from ..game.notices import notice_to_dict
     from ..storage import StoreError, load_game, save_game
     try:
         store = _store(args)
@@ -139,9 +140,12 @@ def run_gm(args) -> int:
                 return _fail(f"no game named {args.name}")
             text, notices = gm_action(game, args.action, args.args, datetime.now(timezone.utc))
             save_game(tx, game)
-            for n in notices:
-                tx.put("notices", f"{n.kind}:{n.key}", notice_to_dict(n))
+            keep_notices(tx, notices)
     except (GameError, StoreError, ValueError) as e:
         return _fail(str(e))
+    tell_daemon(args)
     print(text, end="" if text.endswith("\n") else "\n")
+    if notices:
+        print(f"{len(notices)} notice(s) to mail: a running `judge serve` sends them within a few "
+              f"seconds, else it sends them when it starts.")
     return 0

@@ -5,7 +5,7 @@ Without ``--game`` the standard map is used; for a movement phase the orders
 are checked against the start position, for a retreat or adjustment phase
 against the map alone (there is no position to check them against). With
 ``--game`` the stored game's map, phase, position and rule options are used
-(``--data`` as for ``judge game``).
+(``--data``/``--config`` as for ``judge game``: the store ``judge serve`` uses).
 
 With a position, every order read is also checked on the board as the game
 checks it (:func:`judge.notation.check_legal`: the rules core's verdict), so an
@@ -34,7 +34,8 @@ def register(sub) -> None:
     p.add_argument("--phase", default=None,
                    help="phase name such as S1901M, F1901R, W1901A (default: S1901M, or the game's)")
     p.add_argument("--game", metavar="NAME", help="read the orders against this stored game")
-    p.add_argument("--data", metavar="DIR", help="data directory of stored games (as for 'judge game')")
+    from .game import add_data_options
+    add_data_options(p)
     p.add_argument("--power", help="whose orders these are (checks that the units are theirs)")
     p.add_argument("--json", action="store_true",
                    help="one JSON object per line: input, ok, order (canonical English), orders, error, notes; "

@@ -1,4 +1,5 @@
-"""``judge web [--host H] [--port N] [--data DIR]``: serve the archive's pages."""
+"""``judge web [--host H] [--port N] [--data DIR | --config FILE]``: serve the
+archive's pages from the store ``judge serve`` uses (see :mod:`judge.commands.game`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ def register(sub) -> None:
                                    "DIR/judge.json (read afresh for every page). Stop with Ctrl-C.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8080, help="port (default: 8080; 0: any free port)")
-    p.add_argument("--data", metavar="DIR", help="data directory (default: $JUDGE_DATA, else ./var)")
+    from .game import add_data_options
+    add_data_options(p)
     p.set_defaults(func=run)
 
 

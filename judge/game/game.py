@@ -12,7 +12,11 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..maps import load_map
+from ..maps import load_map, load_names
+from ..notation.diagnostics import diagnostic
+from ..notation.legal import explain
+from ..notation.names import name_index
+from ..notation.parser import ParseContext
 from ..rules import adjudicate_adjustments, adjudicate_movement, adjudicate_retreats
 from ..rules.map import Map, province_of
 from ..rules.orders import (
@@ -26,6 +30,7 @@ from .codec import position_from_dict, position_to_dict, time_from_str, time_to_
 from .ending import EndOfGame, EndState
 from .errors import GameError
 from .records import WRITTEN, OrderEntry, PhaseRecord, Player
+from .refusals import game_refusal
 from .roster import Change
 from .schedule import Schedule
 from .sequence import adjustments_due, settle
@@ -49,17 +54,31 @@ class Line:
 
 @dataclass(frozen=True)
 class Receipt:
-    """How the game took one line: ``error`` (a parser diagnostic or a sentence)
-    when refused; ``replaced``: the earlier entries this order took the place of."""
+    """How the game took one line: ``error`` when refused (the parser's
+    diagnostic, or the game's English sentence); ``diagnostic``: the refusal as
+    a :class:`~judge.notation.diagnostics.Diagnostic` whose ``message(lang)``
+    names provinces in English or Chinese (the parser's, the rules core's reason
+    via :func:`judge.notation.legal.explain`, or one of
+    :mod:`judge.game.refusals`); ``replaced``: the earlier entries this order
+    took the place of."""
 
     input: str
     order: object | None
     error: object | None = None
     replaced: tuple[OrderEntry, ...] = ()
+    diagnostic: object | None = None
 
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    def reason(self, lang: str = "en") -> str:
+        """Why the line was refused, in ``lang`` (``""`` if it was not)."""
+        if self.ok:
+            return ""
+        if hasattr(self.diagnostic, "message"):
+            return self.diagnostic.message(lang)
+        return str(self.error)
 
 
 @dataclass
@@ -168,7 +187,8 @@ class Game(EndOfGame):
             if not hasattr(line, "input"):
                 line = Line("", line)
             if line.error is not None:
-                receipts.append(Receipt(line.input, None, line.error))
+                receipts.append(Receipt(line.input, None, line.error,
+                                        diagnostic=line.error if hasattr(line.error, "message") else None))
                 continue
             # one line may hold several orders (北海舰队、挪威海舰队…运输…): each is taken
             for order in getattr(line, "orders", None) or (line.order,):
@@ -176,7 +196,7 @@ class Game(EndOfGame):
                     continue
                 why = self._refusal(power, order)
                 if why:
-                    receipts.append(Receipt(line.input, order, why))
+                    receipts.append(Receipt(line.input, order, why[0], diagnostic=why[1]))
                     continue
                 entries, gone = book.add(self.orders.get(power, ()), OrderEntry(
                     line.input, order, WRITTEN, False, now), self.phase.kind, self._limits(power))
@@ -190,55 +210,78 @@ class Game(EndOfGame):
         n = adjustments_due(self.map, self.position).get(power, 0)
         return {"builds": max(n, 0), "removals": max(-n, 0)}
 
-    def _refusal(self, power: str, order) -> str | None:
-        """Why ``order`` cannot be taken from ``power`` now, or None."""
+    def _refusal(self, power: str, order):
+        """Why ``order`` cannot be taken from ``power`` now: ``(English
+        sentence, Diagnostic)`` (see :class:`Receipt`), or None."""
         house, kind, pos = self.settings.house, self.phase.kind, self.position
         if isinstance(order, RetreatPreference):
             if not house.retreat_preferences:
-                return "this game does not use standing retreat lists"
+                return game_refusal("retreat_lists_off")
             if kind == "A":
-                return "a retreat list is given with movement orders"
+                return game_refusal("retreat_list_phase")
             units = pos.units if kind == "M" else {p: d.unit for p, d in pos.dislodged.items()}
-            u = units.get(province_of(order.location))
-            if u is None or u.power != power:
-                return f"{power} has no {'dislodged ' if kind == 'R' else ''}unit in {province_of(order.location)}"
-            return None
+            return self._not_own_unit(power, order, units, "dislodged " if kind == "R" else "")
         if isinstance(order, (BuildPriority, DisbandPriority)):
-            return None if house.priority_lists else "this game does not use build and disband priority lists"
+            return None if house.priority_lists else game_refusal("priority_lists_off")
         if kind == "M":
             if isinstance(order, MOVEMENT_ORDERS):
-                return _illegal(adjudicate_movement(self.map, pos, {power: [order]},
-                                                    self.settings.rule_options).results[0])
+                return self._rules_refusal(power, order, _illegal(adjudicate_movement(
+                    self.map, pos, {power: [order]}, self.settings.rule_options).results[0]))
             if isinstance(order, ADJUSTMENT_ORDERS) and house.combined_orders:
                 return self._combined_adjustment_refusal(power, order)
             if isinstance(order, ADJUSTMENT_ORDERS):
-                return "builds and removals are ordered in the Winter adjustment phase"
+                return game_refusal("adjustment_in_winter")
             if isinstance(order, Retreat) and house.combined_orders:
-                return "in this game a retreat is given as a retreat list with the movement orders"
+                return game_refusal("retreat_as_list")
             if isinstance(order, Retreat):
-                return "retreats are ordered in a retreat phase"
-            return f"this is a movement phase ({pos.phase}): order hold, move, support or convoy"
+                return game_refusal("retreat_in_retreat")
+            return game_refusal("movement_phase", phase=pos.phase)
         if kind == "R":
             if isinstance(order, (Retreat, Disband, Move)):
-                return _illegal(adjudicate_retreats(self.map, pos, {power: [order]}).results[0])
-            return f"this is a retreat phase ({pos.phase}): order a retreat or a disband"
+                return self._rules_refusal(power, order, _illegal(
+                    adjudicate_retreats(self.map, pos, {power: [order]}).results[0]))
+            return game_refusal("retreat_phase", phase=pos.phase)
         if isinstance(order, ADJUSTMENT_ORDERS):
             r = adjudicate_adjustments(self.map, pos, {power: [order]}, self.settings.rule_options).results[0]
-            return None if r.outcome == SUCCEEDS else r.reason
-        return f"this is an adjustment phase ({pos.phase}): order builds, removals or waives"
+            return self._rules_refusal(power, order, None if r.outcome == SUCCEEDS else r.reason)
+        return game_refusal("adjustment_phase", phase=pos.phase)
 
-    def _combined_adjustment_refusal(self, power: str, order) -> str | None:
+    def _parse_context(self, power: str) -> ParseContext:
+        game_map = self.map
+        return ParseContext(game_map, name_index(game_map, load_names(self.map_name)), self.phase.kind,
+                            self.position, power)
+
+    def _rules_refusal(self, power: str, order, reason: str | None):
+        """The rules core's ``reason`` with its Diagnostic (judge.notation.legal.explain)."""
+        if not reason:
+            return None
+        return reason, explain(reason, order, self._parse_context(power))
+
+    def _not_own_unit(self, power: str, order, units, dislodged: str = ""):
+        """Refused when ``power`` has no unit (of ``units``) where ``order`` says."""
+        prov = province_of(order.location)
+        u = units.get(prov)
+        if u is not None and u.power == power:
+            return None
+        names = self._parse_context(power).names
+        if u is None:
+            d = diagnostic("no_dislodged_unit" if dislodged else "no_unit", names, province=prov)
+        else:
+            d = diagnostic("not_your_unit", names, province=prov, power=u.power)
+        return f"{power} has no {dislodged}unit in {prov}", d
+
+    def _combined_adjustment_refusal(self, power: str, order):
         """Combined-order mode (``RULES.md`` §3.5): adjustment orders come with the
         Fall movement orders; a build must name a home centre, a removal a unit
         of the power."""
         if self.phase.season != "F":
-            return "builds and removals are given with the Fall orders"
-        if isinstance(order, Build) and province_of(order.location) not in self.map.home_centres[power]:
-            return f"{province_of(order.location)} is not a home centre of {power}"
+            return game_refusal("adjustment_with_fall")
+        prov = province_of(order.location) if isinstance(order, (Build, Disband)) else None
+        if isinstance(order, Build) and prov not in self.map.home_centres[power]:
+            return (f"{prov} is not a home centre of {power}",
+                    diagnostic("not_home_centre", self._parse_context(power).names, province=prov, power=power))
         if isinstance(order, Disband):
-            u = self.position.units.get(province_of(order.location))
-            if u is None or u.power != power:
-                return f"{power} has no unit in {province_of(order.location)}"
+            return self._not_own_unit(power, order, self.position.units)
         return None
 
     # ---- adjudication ------------------------------------------------------------

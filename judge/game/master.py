@@ -1,8 +1,9 @@
 """GM operations (issue 4 §5): deadlines, pause, processing, rollback,
-players, settings. Each function changes the game it is given (or raises
-:class:`GameError` with the reason, changing nothing) and returns the
+players, settings, and the GM's end-of-game rulings (``RULES.md`` §4-5).
+Each function changes the game it is given (or raises :class:`GameError`
+with the reason, changing nothing) and returns the
 :class:`~judge.game.notices.Notice` intents to mail. Used by the GM's mail
-commands and by ``judge game gm``.
+commands and by ``judge game gm`` / ``judge game end|passive|award``.
 
 The settings the GM may change (``SET key=value``) are those of
 :mod:`judge.game.setting_text`: house rules, victory, scoring, deadlines,
@@ -17,6 +18,7 @@ from datetime import datetime, timedelta
 from ..rules.phase import Phase
 from . import turns
 from .errors import GameError
+from .final_report import game_over_notice
 from .nmr import eject_player, missed_by, replace_player
 from .notices import GM, Notice, mailto
 from .records import WRITTEN
@@ -146,16 +148,51 @@ def check_become(game, power: str) -> str:
 # ---- settings ----------------------------------------------------------------------
 def change(game, pairs, now: datetime) -> list[Notice]:
     """GM ``SET key=value ...``: change the game's settings (the keys of
-    :mod:`judge.game.setting_text`).
+    :mod:`judge.game.setting_text`; an ``end_at`` without an offset is in the
+    game's time zone, after a ``timezone=`` of the same command).
     A new clock setting applies from the next phase on. Returns the notice
     telling the GM and players what changed. GameError for a bad pair."""
     try:
-        game.settings = change_settings(game.settings, pairs, game.settings.deadlines.timezone)
+        game.settings = change_settings(game.settings, pairs)
     except ValueError as e:
         raise GameError(str(e)) from None
     return [Notice("settings", turns.EVERYONE, {"game": game.name, "map": game.map_name,
                                                 "changes": list(pairs)},
                    f"{game.name}:settings:{now.isoformat()}")]
+
+
+# ---- the end of the game (RULES.md §4-5) ---------------------------------------------
+def end_game(game, now: datetime, members=None) -> list[Notice]:
+    """``END``: the GM ends the game as a draw of ``members`` (default: every
+    survivor; :meth:`Game.gm_end`); the clock stops and everyone is sent the
+    final report. GameError when the game is over or a member is not a survivor."""
+    game.gm_end(now, members)
+    return turns.ended(game)
+
+
+def rule_passive(game, power: str, fine: int | None, now: datetime) -> list[Notice]:
+    """``PASSIVE power fine``: the GM rules ``power``'s player passive with a
+    fine in points (None withdraws the ruling; Appendix 2,
+    :meth:`Game.gm_rule_passive`). After the end of the game everyone is sent
+    the final report again, with the ruling. GameError."""
+    game.gm_rule_passive(power, fine)
+    return _report_again(game, now)
+
+
+def name_award(game, award: str, power: str | None, now: datetime) -> list[Notice]:
+    """``AWARD STRATEGY|DIPLOMACY power``: the GM names the winner of an award
+    (None withdraws; :meth:`Game.gm_award`). After the end of the game
+    everyone is sent the final report again. GameError."""
+    game.gm_award(award, power)
+    return _report_again(game, now)
+
+
+def _report_again(game, now: datetime) -> list[Notice]:
+    """The final report once more (a key of its own), if the game is over."""
+    if not game.finished:
+        return []
+    notice = game_over_notice(game)
+    return [replace(notice, key=f"{notice.key}:{now.isoformat()}")]
 
 
 def phase_name(text: str) -> str:

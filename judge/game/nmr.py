@@ -7,7 +7,14 @@ When a phase is adjudicated, a power that had something to order and wrote
 no order at all missed it (NMR): the game's defaults applied (units hold;
 retreat and adjustment defaults per the house rules, ``RULES.md`` §3.3-3.4).
 After ``abandon_after`` phases missed in a row the power is marked abandoned
-and the GM is told; the GM may then issue a password for a replacement.
+and the GM is told; the GM may then issue a password for a replacement, and
+is told again when the replacement takes the power (:func:`took_over`).
+
+Vacant powers (nobody plays them: never taken, ejected, resigned, waiting for
+a replacement) and abandoned ones never hold a phase up: they get no
+reminders or late notices, early processing does not wait for their orders
+(:func:`judge.game.turns.ready`), nor does the grace period; when the phase
+is adjudicated the NMR defaults stand in for whatever they did not order.
 """
 
 from __future__ import annotations
@@ -164,6 +171,20 @@ def eject_player(game, power: str) -> Player:
     game.players[power] = Player()
     _clear_attendance(game, power)
     return old
+
+
+def took_over(game, power: str, address: str, now: datetime) -> list[Notice]:
+    """A player (``address``) has just taken ``power``. If the power had a
+    player before (who resigned, was ejected, or was replaced after being
+    abandoned: :attr:`Game.roster`) or phases have been adjudicated, that is
+    a replacement and the GM is told. Returns the notices (none for a first
+    join before the game's first adjudication)."""
+    power = game.power(power)
+    if not game.history and not any(c.power == power and c.event != "joined" for c in game.roster):
+        return []
+    return [Notice("took_over", (GM,), {"game": game.name, "map": game.map_name, "power": power,
+                                        "phase": str(game.phase), "address": address},
+                   f"{game.name}:{game.phase}:took_over:{power}:{now.isoformat()}")]
 
 
 def _clear_attendance(game, power: str) -> None:

@@ -224,16 +224,23 @@ _ALIASES = {"solo_centres": "solo", "alliance_centres": "alliance", "tie_rule": 
             "system": "scoring", "award_tie_rule": "award_tie"}
 
 
-def change_settings(settings: Settings, pairs: Iterable[str], tz: str = "UTC") -> Settings:
+def _key_of(pair: str) -> str:
+    key = _word(pair.partition("=")[0].strip())
+    return _ALIASES.get(key, key)
+
+
+def change_settings(settings: Settings, pairs: Iterable[str], tz: str | None = None) -> Settings:
     """``settings`` with the changes ``pairs`` (``"key=value"`` strings, keys as
-    in the module docstring) applied in order. ``tz``: the game's time zone
-    (IANA name), for an ``end_at`` written without an offset. Returns new
-    settings; raises ValueError naming the pair for an unknown key, a pair
-    without ``=`` or a bad value (nothing is changed then)."""
-    for pair in pairs:
+    in the module docstring) applied in order, ``timezone=`` first. ``tz``:
+    the time zone (IANA name) of an ``end_at`` written without an offset;
+    None (the default): the game's own, ``deadlines.timezone`` as these pairs
+    leave it (so ``CREATE g pw timezone=Asia/Shanghai end_at=2027-01-01T00:00``
+    ends at midnight in Shanghai). Returns new settings; raises ValueError
+    naming the pair for an unknown key, a pair without ``=`` or a bad value
+    (nothing is changed then)."""
+    for pair in sorted(pairs, key=lambda pair: _key_of(pair) != "timezone"):
         key, eq, text = pair.partition("=")
-        key = _word(key.strip())
-        key = _ALIASES.get(key, key)
+        key = _key_of(pair)
         if not eq or (key not in KEYS and key not in SPECIAL):
             raise ValueError(f"{pair!r}: write key=value with a key among {', '.join([*KEYS, *SPECIAL])}")
         try:
@@ -241,7 +248,7 @@ def change_settings(settings: Settings, pairs: Iterable[str], tz: str = "UTC") -
                 settings = SPECIAL[key](settings, text.strip())
                 continue
             group, name, read = KEYS[key]
-            value = read(text.strip(), tz)
+            value = read(text.strip(), tz or settings.deadlines.timezone)
             if group is None:
                 settings = replace(settings, **{name: value})
             else:

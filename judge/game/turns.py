@@ -9,7 +9,8 @@ At each tick, in order:
 2. before the deadline: reminders to players whose orders are incomplete
    (``deadlines.reminders`` hours before); early processing when every power
    that has to order and is played has complete orders and nobody set
-   ``WAIT`` (``deadlines.early``);
+   ``WAIT`` (``deadlines.early``). Vacant and abandoned powers do not hold it
+   up: they get the NMR defaults (:mod:`judge.game.nmr`);
 3. at the deadline: if orders are missing from played powers and the game has
    a grace period, late notices (:func:`judge.game.nmr.late_notices`);
    otherwise the phase is adjudicated, the game's defaults standing in for

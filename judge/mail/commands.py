@@ -22,45 +22,67 @@ njudge's words where njudge has them (Chinese words in brackets)::
     RESIGN                             (辞职 辭職 退出游戏 退出遊戲)
     SIGNOFF                            (结束 結束 签退 簽退)  stop reading
 
-Identity: a player's password is per game, kept hashed in the game's
-:class:`~judge.game.Player`. From an address on record the password may be
-left out; from any other address it is needed, and the reply is copied to the
-address of record. The GM's address and password hash are kept in table ``gm`` (game name ->
-{address, password_hash}); the reader's language in table ``accounts``
-(address -> {language}). The game's time zone and deadline are the game's own
+Invisible characters (a byte-order mark, zero-width spaces) are dropped from
+every line first (:func:`judge.notation.clean_line`). The answer to orders
+lists the power's orders in force after the mail, one per unit, saying which
+earlier order each replaces, with the notes the parser made on a line and
+refusals in the reader's language (:meth:`judge.game.game.Receipt.reason`).
+
+Identity: the sender is the address in ``From`` (``Reply-To`` is only where
+the answer goes, never who asks). A player's password is per game, kept hashed
+in the game's :class:`~judge.game.Player`. From an address on record the
+password may be left out; from any other address it is needed, and what the
+mail did for that power (or as GM) is copied to the address of record, each
+power's part to its own address only. The GM's address, password hash and
+language are kept in table ``gm`` (game name -> {address, password_hash,
+language}); a reader's chosen language in table ``accounts`` (address ->
+{language}).
+
+Language of a reply: SET LANGUAGE in the mail, else the sender's choice in
+``accounts``, else the language stored for the player signed on (or for the
+sender in any game, or the GM's), else the language the mail is written in
+(:func:`detect_language`), else the judge's default.
+
+The game's time zone and deadline are the game's own
 (``settings.deadlines.timezone``, ``schedule.deadline``): CREATE takes every
 ``key=value`` setting of :func:`judge.game.setting_text.change_settings` and
-``deadline=`` (local time) to open the first phase's clock.
+``deadline=`` (local time, or with an offset) to open the first phase's clock;
+without it the clock starts when every power is taken (or at the GM's START).
+Taking the last power tells every player and the GM that the game has started.
 
 Store tables written: ``games``, ``gm``, ``accounts``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import hashlib
+import re
+import textwrap
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Protocol
-from zoneinfo import ZoneInfo
 
 from ..config import LANGUAGES, Config
 from ..game import Game, GameError, Player, Settings
 from ..game.game import NAME_RE
-from ..game.setting_text import change_settings
-from ..game.deadlines import local_to_utc
+from ..game.notices import GM, Notice
+from ..game.setting_text import change_settings, describe_settings
 from ..game.press import is_press_start
 from ..game.roster import record_change
-from ..game.turns import open_phase, running, start
+from ..game.nmr import took_over
+from ..game.turns import EVERYONE, open_phase, running, start
 from ..maps import load_map, load_names
 from ..notation.format import format_order
+from ..notation.lexicon import clean_line
 from ..notation.names import is_cjk, name_index
 from ..notation.parser import ParseContext, parse_orders
 from ..rules.phase import Phase
 from .archive_commands import ArchiveCommands
-from .end_commands import EndCommands
-from .game_commands import GameCommands
+from .end_commands import WORDS_EN as END_WORDS_EN, WORDS_ZH as END_WORDS_ZH, EndCommands
+from .game_commands import GameCommands, read_time
 from .message import InboundMail
 from .passwords import hash_password, verify_password
 
@@ -132,6 +154,8 @@ _ZH = {
     "summary": ("概要", "摘要"),
     "map": ("地图", "地圖"),
 }
+_EN.update(END_WORDS_EN)          # the GM's END, PASSIVE, AWARD (judge.mail.end_commands)
+_ZH.update(END_WORDS_ZH)
 _ZH_WORDS = sorted(((w, c) for c, ws in _ZH.items() for w in ws), key=lambda x: -len(x[0]))
 _LANG_WORDS = {"en": "en", "english": "en", "英文": "en", "英语": "en", "英語": "en",
                "zh-hans": "zh-hans", "zh_hans": "zh-hans", "zh-cn": "zh-hans", "简体": "zh-hans",
@@ -154,7 +178,9 @@ class Command:
 
 
 def read_command(line: str) -> Command | None:
-    """The command on ``line`` (see module doc), or None if it holds none."""
+    """The command on ``line`` (see module doc), or None if it holds none.
+    Invisible characters (a byte-order mark, zero-width spaces) are ignored."""
+    line = clean_line(line)
     text = unicodedata.normalize("NFKC", line).strip()
     words = text.split()
     if not words:
@@ -184,20 +210,60 @@ def suggest_command(line: str) -> str | None:
 
 
 def detect_language(text: str, charset: str = "") -> str | None:
-    """``zh-hant`` / ``zh-hans`` for Chinese text (traditional if characters
-    outside GB2312 are common, or the charset is Big5), else None."""
-    cjk = [c for c in text if is_cjk(c)]
-    if not cjk:
+    """``zh-hans`` / ``zh-hant`` for a mail written in Chinese, else None.
+
+    Each line counts for Chinese or for English (:func:`line_language`); the
+    mail is Chinese when more lines are Chinese than English (on a tie, when
+    its first such line is), so a Chinese name on one line of an English mail
+    does not make it Chinese. Traditional or simplified: which script has more
+    of the characters that exist in only one of them (GB2312 has simplified
+    forms only, Big5 traditional ones only); a tie (every character common to
+    both, e.g. ``加入``) goes to traditional for a Big5 mail, else simplified."""
+    zh = en = 0
+    first = None
+    for line in text.splitlines():
+        lang = line_language(line)
+        if lang is not None:
+            first = first or lang
+            zh, en = zh + (lang == "zh"), en + (lang == "en")
+    if not zh or zh < en or (zh == en and first != "zh"):
         return None
-    if charset.startswith("big5"):
-        return "zh-hant"
-    outside = 0
-    for c in cjk:
-        try:
-            c.encode("gb2312")
-        except UnicodeEncodeError:
-            outside += 1
-    return "zh-hant" if outside * 10 >= len(cjk) else "zh-hans"
+    simplified = traditional = 0
+    for c in text:
+        if is_cjk(c):
+            gb, big5 = _encodes(c, "gb2312"), _encodes(c, "big5")
+            simplified += gb and not big5
+            traditional += big5 and not gb
+    if traditional != simplified:
+        return "zh-hant" if traditional > simplified else "zh-hans"
+    return "zh-hant" if charset.lower().startswith("big5") else "zh-hans"
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'_-]*")
+
+
+def line_language(line: str) -> str | None:
+    """``"zh"``, ``"en"`` or None (no words) for one line: a command line by its
+    command word (``加入 g1 pw`` is Chinese, ``JOIN g1 pw 法国`` English); any
+    other line is Chinese when it has more Chinese characters than Latin words."""
+    text = unicodedata.normalize("NFKC", clean_line(line)).strip()
+    if not text:
+        return None
+    if read_command(text) is not None:
+        return "zh" if is_cjk(text[0]) else "en"
+    cjk = sum(1 for c in text if is_cjk(c))
+    latin = len(_LATIN_WORD.findall(text))
+    if cjk > latin:
+        return "zh"
+    return "en" if latin else None
+
+
+def _encodes(ch: str, charset: str) -> bool:
+    try:
+        ch.encode(charset)
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 # ---- names in the reader's language ------------------------------------------------
@@ -238,10 +304,10 @@ class Words:
         return [self.unit(u) for u in units]
 
     def unit(self, unit: tuple[str, str]) -> str:
-        """``("A", "stp/sc")`` -> ``Army St. Petersburg (south coast)`` / ``圣彼得堡南岸陆军``."""
+        """``("F", "stp/sc")`` -> canonical ``F StP/sc`` / ``圣彼得堡南岸舰队``."""
         unit_type, loc = unit
         if self.lang == "en":
-            return f"{'Army' if unit_type == 'A' else 'Fleet'} {self.location(loc)}"
+            return f"{unit_type} {self.names.location_abbr(loc)}"
         return self.location(loc) + _UNIT_ZH[unit_type][self._zh]
 
     def phase(self, phase: str) -> str:
@@ -253,6 +319,9 @@ class Words:
     def order(self, order) -> str:
         """The canonical form of an order (:func:`judge.notation.format.format_order`)."""
         return format_order(order, self.names, self.lang)
+
+    def orders(self, orders) -> list[str]:
+        return [self.order(o) for o in orders]
 
     def reason(self, error) -> str:
         """Why a line was refused: a parser diagnostic in this language, or the game's sentence."""
@@ -275,7 +344,8 @@ def words_for(lang: str):
 class _Session:
     """What one mail has done so far. Results are language-neutral data (power
     and province codes, phases, order objects, refusal reasons); the templates
-    name them in the reader's language."""
+    name them in the reader's language. Each result carries ``copies``: the
+    addresses of record that get a copy of it (see :meth:`MailCommands._tag`)."""
     mail: InboundMail
     db: object
     now: datetime
@@ -285,7 +355,8 @@ class _Session:
     gm: bool = False                  # signed on as the GM (power set after BECOME)
     notices: list = field(default_factory=list)   # game notices to mail (results, press, ...)
     attachments: list = field(default_factory=list)   # (file name, MIME type, text) for the reply
-    cc: set[str] = field(default_factory=set)
+    copy_to: str | None = None        # the address of record of the power (or GM) signed on, if not the sender's
+    tagged: int = 0                   # results up to here carry their copies
     orders: list[str] = field(default_factory=list)
     language: str | None = None       # set by SET LANGUAGE in this mail
     dirty: set[str] = field(default_factory=set)
@@ -312,12 +383,14 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         s = _Session(mail, db, now)
         lines, i = mail.text.split("\n"), 0
         while i < len(lines):
-            line, i = lines[i], i + 1
+            line, i = clean_line(lines[i]), i + 1
             if not line.strip():
                 continue
             if is_press_start(line):
                 self._flush_orders(s)
+                self._tag(s)
                 i = self._press_block(s, lines, i - 1)
+                self._tag(s)
                 continue
             cmd = read_command(line)
             if cmd is None:
@@ -328,45 +401,92 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                     self._error(s, line, "unknown_command", suggestion=suggest_command(line))
                 continue
             self._flush_orders(s)
+            self._tag(s)
             if cmd.name == "signoff":
                 s.results.append({"kind": "signoff", "line": cmd.line})
                 break
             getattr(self, "_" + cmd.name)(s, cmd)
+            self._tag(s)
         self._flush_orders(s)
+        self._tag(s)
         for name in sorted(s.dirty):
             doc = s.games[name].to_dict()
             s.db.put("games", name, doc)
             self._games[name] = (doc, s.games[name])
-        return [self._reply(s)] + self.notice_replies(s)
+        return self._replies(s) + self.notice_replies(s)
 
-    def _reply(self, s: _Session) -> Reply:
+    def _tag(self, s: _Session) -> None:
+        """Results since the last call get the address of record of who is
+        signed on now (if it is not the sender's) among their ``copies``."""
+        for r in s.results[s.tagged:]:
+            r["copies"] = tuple(dict.fromkeys(a for a in (*r.get("copies", ()), s.copy_to) if a))
+        s.tagged = len(s.results)
+        if s.game is None:
+            s.copy_to = None
+
+    def _replies(self, s: _Session) -> list[Reply]:
+        """The answer to the sender (everything), and to each address of record
+        a copy of only the results that concern it."""
         mail = s.mail
         subject = mail.subject or ""
         re_subject = subject if subject.lower().startswith("re:") else f"Re: {subject or 'judge'}"
-        cc = tuple(sorted(a for a in s.cc if a != mail.reply_to))
-        notes = list(mail.notes) + [f"cc_record:{a}" for a in cc]
+        copies: dict[str, list[dict]] = {}
+        for r in s.results:
+            for address in r["copies"]:
+                if address != mail.reply_to:
+                    copies.setdefault(address, []).append(r)
+        common = {"re_subject": re_subject, "judge_name": self.cfg.judge.name,
+                  "judge_address": self.cfg.judge.address}
         lang = self._language(s)
-        context = {"results": s.results, "notes": notes, "re_subject": re_subject,
-                   "judge_name": self.cfg.judge.name, "judge_address": self.cfg.judge.address,
-                   "words": words_for(lang)}
-        return Reply(purpose="reply", to=(mail.reply_to,), cc=cc, template="reply.txt", lang=lang,
-                     context=context, game=s.last_game, attachments=tuple(s.attachments))
+        out = [Reply(purpose="reply", to=(mail.reply_to,), template="reply.txt", lang=lang,
+                     context=dict(common, results=s.results, words=words_for(lang),
+                                  notes=list(mail.notes) + [f"cc_record:{a}" for a in copies]),
+                     game=s.last_game, attachments=tuple(s.attachments))]
+        for address, results in copies.items():
+            lang = self._address_language(s, address)
+            games = [r["game"] for r in results if r.get("game")]
+            out.append(Reply(purpose=f"copy:{address}", to=(address,), template="reply.txt", lang=lang,
+                             context=dict(common, results=results, words=words_for(lang),
+                                          notes=[f"copy_of:{mail.sender or mail.reply_to}"]),
+                             game=games[-1] if games else None, in_reply=False))
+        return out
 
     def _language(self, s: _Session) -> str:
-        """SET LANGUAGE in this mail, else the reader's stored choice (SET
-        LANGUAGE earlier), else Chinese if the mail is written in Chinese, else the
-        signed-on player's language, else the judge's default."""
+        """The language of the answer (see module doc)."""
         if s.language:
             return s.language
-        account = s.db.get("accounts", s.mail.reply_to) or s.db.get("accounts", s.mail.sender) or {}
+        account = (s.db.get("accounts", s.mail.sender) or {}) if s.mail.sender else {}
         if account.get("language") in LANGUAGES:
             return account["language"]
-        detected = detect_language(s.mail.text, s.mail.charset)
-        if detected:
-            return detected
-        if s.game is not None and s.power is not None:
-            return s.game.players[s.power].language
-        return self.cfg.judge.language
+        if s.game is not None and s.gm:
+            stored = self._gm(s, s.game.name).get("language")
+        elif s.game is not None and s.power is not None:
+            stored = s.game.players[s.power].language
+        else:
+            stored = self._stored_language(s, s.mail.sender)
+        return stored or detect_language(s.mail.text, s.mail.charset) or self.cfg.judge.language
+
+    def _stored_language(self, s: _Session, address: str) -> str | None:
+        """The language stored for ``address`` as a player or a GM, if any."""
+        if not address:
+            return None
+        for name, doc in sorted(s.db.all("games").items()):
+            game = s.games.get(name)
+            players = {p: pl.to_dict() for p, pl in game.players.items()} if game else doc.get("players", {})
+            for pl in players.values():
+                if address in pl.get("addresses", ()) and pl.get("language") in LANGUAGES:
+                    return pl["language"]
+        for row in s.db.all("gm").values():
+            if row.get("address") == address and row.get("language") in LANGUAGES:
+                return row["language"]
+        return None
+
+    def _address_language(self, s: _Session, address: str) -> str:
+        """The language of a copy to an address of record."""
+        account = s.db.get("accounts", address) or {}
+        if account.get("language") in LANGUAGES:
+            return account["language"]
+        return self._stored_language(s, address) or self.cfg.judge.language
 
     # ---- helpers -------------------------------------------------------------------
     def _error(self, s: _Session, line: str, code: str, **params) -> None:
@@ -395,9 +515,12 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
     def _gm(self, s: _Session, game: str) -> dict:
         return s.db.get("gm", game) or {}
 
-
     def _enter(self, s: _Session, game: Game, power: str | None) -> None:
+        """Sign on to ``game`` as ``power`` (None: as its GM). What the mail does
+        from here on is copied to the address of record if it is not the sender's."""
         s.game, s.power, s.last_game, s.gm = game, power, game.name, power is None
+        record = self._record_address(s, game, power)
+        s.copy_to = record if record and record != s.mail.sender else None
 
     @staticmethod
     def _free_powers(game: Game) -> list[str]:
@@ -409,48 +532,66 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         addresses = game.players[power].addresses
         return addresses[0] if addresses else ""
 
+    @staticmethod
+    def _former_power(game: Game, address: str) -> str | None:
+        """The power ``address`` played in ``game`` until it resigned or the GM
+        removed it, if it plays none now."""
+        if not address or any(address in pl.addresses for pl in game.players.values()):
+            return None
+        for change in reversed(game.roster):
+            if change.address == address:
+                return change.power if change.event != "joined" else None
+        return None
+
     # ---- commands ------------------------------------------------------------------
     def _help(self, s: _Session, cmd: Command) -> None:
         s.results.append({"kind": "help", "line": cmd.line})
 
     def _create(self, s: _Session, cmd: Command) -> None:
-        if len(cmd.args) < 2:
+        args = _time_args(list(cmd.args))
+        plain = [a for a in args if "=" not in a]
+        if len(plain) < 2 or args[0] != plain[0]:
             return self._error(s, cmd.line, "usage", usage=USAGE["create"])
-        name, password, options = cmd.args[0], cmd.args[1], list(cmd.args[2:])
+        if len(plain) > 2 or not NAME_RE.match(plain[0]):     # "CREATE my game pw": a name with spaces
+            return self._error(s, cmd.line, "bad_game_name", text=" ".join(plain[:-1]))
+        if not s.mail.sender:
+            return self._error(s, cmd.line, "no_sender")
+        name, password = plain
         if self._find_game(s, name) is not None:
             return self._error(s, cmd.line, "game_exists", game=name)
         if len(password) < 4:
             return self._error(s, cmd.line, "weak_password")
-        deadline = None
-        for opt in [o for o in options if o.lower().startswith("deadline=")]:
-            options.remove(opt)
-            try:
-                deadline = datetime.fromisoformat(opt.partition("=")[2])
-            except ValueError as e:
-                return self._error(s, cmd.line, "bad_setting", text=opt, reason=str(e))
+        options = [a for a in args if "=" in a and not a.lower().startswith("deadline=")]
+        deadline_text = next((a.partition("=")[2] for a in args if a.lower().startswith("deadline=")), None)
         try:
-            settings = change_settings(
-                Settings(), [f"timezone={self.cfg.judge.timezone}"] + options)
+            settings = change_settings(Settings(), [f"timezone={self.cfg.judge.timezone}"] + options)
         except ValueError as e:
             return self._error(s, cmd.line, "bad_setting", text=" ".join(options), reason=str(e))
+        tz = settings.deadlines.timezone
+        deadline = None
+        if deadline_text is not None:
+            try:
+                deadline = read_time(deadline_text, tz)
+            except ValueError:
+                return self._error(s, cmd.line, "bad_deadline", text=deadline_text, timezone=tz)
+            if deadline <= s.now:
+                return self._error(s, cmd.line, "deadline_passed", text=deadline_text, timezone=tz, now=s.now)
         seed = int(hashlib.sha256(s.mail.key.encode()).hexdigest()[:12], 16)   # the same on a rerun
         try:
             game = Game.create(name, now=s.now, seed=seed, settings=settings)
         except GameError as e:
-            return self._error(s, cmd.line, "bad_game_name" if not NAME_RE.match(name) else "bad_setting",
-                               text=" ".join(options), reason=str(e))
+            return self._error(s, cmd.line, "bad_setting", text=" ".join(options), reason=str(e))
         if deadline is not None:
-            if deadline.tzinfo is None:
-                deadline = local_to_utc(deadline, ZoneInfo(settings.deadlines.timezone))
-            if deadline <= s.now:
-                return self._error(s, cmd.line, "bad_setting", text=f"deadline={deadline.isoformat()}",
-                                   reason="that time has passed")
             open_phase(game, s.now, deadline.astimezone(timezone.utc))
         self._changed(s, game)
-        s.db.put("gm", game.name, {"address": s.mail.reply_to, "password_hash": hash_password(password)})
+        s.db.put("gm", game.name, {"address": s.mail.sender, "password_hash": hash_password(password),
+                                   "language": self._language(s)})
         self._enter(s, game, None)
-        s.results.append({"kind": "created", "line": cmd.line, "game": game.name,
-                          "timezone": settings.deadlines.timezone, "rules": settings.rules})
+        described = describe_settings(settings)
+        s.results.append({"kind": "created", "line": cmd.line, "game": game.name, "map": game.map_name,
+                          "phase": str(game.phase), "timezone": tz, "rules": settings.rules,
+                          "deadline": game.schedule.deadline, "movement": described["movement"],
+                          "settings": textwrap.wrap(" ".join(f"{k}={v}" for k, v in described.items()), 72)})
 
     def _join(self, s: _Session, cmd: Command) -> None:
         if len(cmd.args) < 2:
@@ -458,11 +599,14 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         game = self._find_game(s, cmd.args[0])
         if game is None:
             return self._error(s, cmd.line, "no_such_game", game=cmd.args[0])
+        sender = s.mail.sender
+        if not sender:
+            return self._error(s, cmd.line, "no_sender")
         password = cmd.args[1]
         if len(password) < 4:
             return self._error(s, cmd.line, "weak_password")
         for p, pl in game.players.items():
-            if s.mail.reply_to in pl.addresses:
+            if sender in pl.addresses:
                 return self._error(s, cmd.line, "already_playing", game=game.name, map=game.map_name,
                                    power=p)
         free = self._free_powers(game)
@@ -489,16 +633,20 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             if wanted in reserved and not verify_password(password, game.players[wanted].password_hash):
                 return self._error(s, cmd.line, "bad_password", game=game.name)
             power = wanted
-        lang = s.language or detect_language(s.mail.text, s.mail.charset) or self.cfg.judge.language
-        account = s.db.get("accounts", s.mail.reply_to) or {}
-        game.players[power] = Player((s.mail.reply_to,), hash_password(password),
-                                     account.get("language", lang))
-        record_change(game, power, "joined", s.mail.reply_to, s.now)
+        account = s.db.get("accounts", sender) or {}
+        lang = (s.language or account.get("language") or self._stored_language(s, sender)
+                or detect_language(s.mail.text, s.mail.charset) or self.cfg.judge.language)
+        game.players[power] = Player((sender,), hash_password(password), lang)
+        record_change(game, power, "joined", sender, s.now)
+        s.notices += took_over(game, power, sender, s.now)     # a replacement: the GM is told
         self._changed(s, game)
         self._enter(s, game, power)
         left = self._free_powers(game)
-        if not left and not running(game) and not game.finished:
-            s.notices += start(game, s.now)        # every power is taken: the clock starts
+        if not left and not game.finished:
+            if not running(game):
+                s.notices += start(game, s.now)        # every power is taken: the clock starts
+            elif not game.history and all(c.event == "joined" for c in game.roster):
+                s.notices.append(_started(game))       # the clock ran from CREATE: tell everyone all the same
         s.results.append({"kind": "joined", "line": cmd.line, "game": game.name, "map": game.map_name,
                           "power": power, "free": left, "started": not left,
                           "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone})
@@ -512,32 +660,31 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             game, letter = self._find_game(s, token[1:]), token[0].upper()
         if game is None:
             return self._error(s, cmd.line, "no_such_game", game=token)
-        sender = s.mail.reply_to
+        sender = s.mail.sender
         gm = self._gm(s, game.name)
         candidates = [p for p in game.map.powers if letter is None or p[0].upper() == letter]
-        mine = [p for p in candidates if sender in game.players[p].addresses]
+        mine = [p for p in candidates if sender and sender in game.players[p].addresses]
         may_be_gm = letter in (None, "M")
+        chosen: str | None | bool = False
         if password is None:
             if len(mine) == 1:
                 chosen = mine[0]
-            elif not mine and may_be_gm and gm.get("address") == sender:
+            elif not mine and may_be_gm and sender and gm.get("address") == sender:
                 chosen = None
-            else:
-                return self._error(s, cmd.line, "password_needed", game=game.name)
         else:
             # the sender's own powers first; stop at the first match (scrypt is slow on purpose)
-            matching = next((p for p in mine + [p for p in candidates if p not in mine]
-                             if verify_password(password, game.players[p].password_hash)), False)
-            if matching is not False:
-                chosen = matching
-            elif may_be_gm and verify_password(password, gm.get("password_hash")):
+            chosen = next((p for p in mine + [p for p in candidates if p not in mine]
+                           if verify_password(password, game.players[p].password_hash)), False)
+            if chosen is False and may_be_gm and verify_password(password, gm.get("password_hash")):
                 chosen = None
-            else:
-                return self._error(s, cmd.line, "bad_password", game=game.name)
+        if chosen is False:
+            former = self._former_power(game, sender)
+            if former is not None:
+                return self._error(s, cmd.line, "no_longer_playing", game=game.name, map=game.map_name,
+                                   power=former)
+            return self._error(s, cmd.line, "password_needed" if password is None else "bad_password",
+                               game=game.name)
         self._enter(s, game, chosen)
-        record = self._record_address(s, game, chosen)
-        if record and record != sender:
-            s.cc.add(record)
         s.results.append({"kind": "signon", "line": cmd.line, "game": game.name, "map": game.map_name,
                           "power": chosen})
 
@@ -547,8 +694,8 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             for name in sorted(s.db.all("games")):
                 game = self._find_game(s, name)
                 games += [{"name": name, "map": game.map_name, "power": p, "phase": str(game.phase),
-                           "deadline": game.schedule.deadline}
-                          for p, pl in game.players.items() if s.mail.reply_to in pl.addresses]
+                           "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone}
+                          for p, pl in game.players.items() if s.mail.sender and s.mail.sender in pl.addresses]
                 if self._free_powers(game):
                     open_games.append(name)
             s.results.append({"kind": "list", "line": cmd.line, "games": games, "open": open_games})
@@ -609,22 +756,26 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             game.players[s.power] = Player((new,) + tuple(a for a in pl.addresses if a != new),
                                            pl.password_hash, pl.language)
             self._changed(s, game)
-        s.cc.add(new)
         s.results.append({"kind": "address_set", "line": cmd.line, "game": game.name,
-                          "address": new, "old": old})
+                          "address": new, "old": old, "copies": (new,)})
 
     def _set_language(self, s: _Session, cmd: Command) -> None:
         lang = _LANG_WORDS.get(" ".join(cmd.args).lower()) if cmd.args else None
         if lang is None:
             return self._error(s, cmd.line, "bad_language", text=" ".join(cmd.args))
         s.language = lang
-        s.db.put("accounts", s.mail.reply_to, {"language": lang})
-        for name in s.db.all("games"):
-            game = self._find_game(s, name)
-            for p, pl in game.players.items():
-                if s.mail.reply_to in pl.addresses and pl.language != lang:
-                    game.players[p] = Player(pl.addresses, pl.password_hash, lang)
-                    self._changed(s, game)
+        sender = s.mail.sender
+        if sender:
+            s.db.put("accounts", sender, {"language": lang})
+            for name in s.db.all("games"):
+                game = self._find_game(s, name)
+                for p, pl in game.players.items():
+                    if sender in pl.addresses and pl.language != lang:
+                        game.players[p] = Player(pl.addresses, pl.password_hash, lang)
+                        self._changed(s, game)
+            for name, row in s.db.all("gm").items():
+                if row.get("address") == sender and row.get("language") != lang:
+                    s.db.put("gm", name, dict(row, language=lang))
         s.results.append({"kind": "language_set", "line": cmd.line, "language": lang})
 
     def _resign(self, s: _Session, cmd: Command) -> None:
@@ -634,13 +785,17 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         record_change(game, power, "left", (game.players[power].addresses or ("",))[0], s.now)
         game.players[power] = Player()
         self._changed(s, game)
+        s.notices.append(Notice("resigned", (GM,), {"game": game.name, "map": game.map_name, "power": power,
+                                                    "phase": str(game.phase)},
+                                f"{game.name}:{game.phase}:resigned:{power}:{s.mail.key}"))
         s.results.append({"kind": "resigned", "line": cmd.line, "game": game.name, "map": game.map_name,
                           "power": power})
         s.game, s.power = None, None
 
     # ---- orders --------------------------------------------------------------------
     def _flush_orders(self, s: _Session) -> None:
-        """Parse and submit the order lines gathered since the last command."""
+        """Parse and submit the order lines gathered since the last command; the
+        result lists the power's orders in force for each unit after this mail."""
         if not s.orders:
             return
         game, power, lines = s.game, s.power, s.orders
@@ -648,23 +803,73 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         names = Words(game.map_name, "en").names
         ctx = ParseContext(map=game.map, names=names, phase_kind=game.phase.kind,
                            position=game.position, power=power)
-        receipts = game.submit(power, parse_orders("\n".join(lines), ctx), s.now)
+        parsed = parse_orders("\n".join(lines), ctx)
+        notes = {p.input: tuple(getattr(p, "notes", ())) for p in parsed}
+        before = len(game.orders.get(power, ()))
+        receipts = game.submit(power, parsed, s.now)
         self._changed(s, game)
-        accepted = [{"input": r.input, "order": r.order, "replaces": bool(r.replaced)}
-                    for r in receipts if r.ok]
+        entries = game.orders.get(power, ())
+        replaced_by = _replaced_by(entries, before, [r for r in receipts if r.ok])
+
+        def last(i: int) -> int:            # the entry that holds the unit now, after replacements
+            while i in replaced_by:
+                i = replaced_by[i]
+            return i
+        orders = []
+        for i, e in enumerate(entries):
+            if e.replaced:
+                continue
+            orders.append({"order": e.order, "input": e.text, "new": i >= before,
+                           "notes": notes.get(e.text, ()) if i >= before else (),
+                           "replaces": [entries[j].order for j in range(before) if j in replaced_by and last(j) == i]})
+        superseded = [{"input": entries[j].text, "order": entries[j].order, "by": entries[last(j)].order}
+                      for j in range(before, len(entries)) if entries[j].replaced and last(j) != j]
         rejected = []
         for r in receipts:
-            if not r.ok:
-                suggestions = list(getattr(r.error, "params", {}).get("suggestions", ()) or ())
-                if not suggestions and suggest_command(r.input):
-                    suggestions = [suggest_command(r.input)]
-                rejected.append({"input": r.input, "error": r.error, "suggestions": suggestions})
+            if not r.ok:       # a diagnostic names the places it guesses; a misspelt command is named here
+                command = None if r.order is not None else suggest_command(r.input)
+                rejected.append({"input": r.input, "error": r.diagnostic or r.error,
+                                 "suggestions": [command] if command else []})
         missing = []
         for loc in game.unordered(power):
             prov = loc.partition("/")[0]
             unit = game.position.units[prov] if game.phase.kind == "M" else game.position.dislodged[prov].unit
             missing.append((unit.type, unit.location))
         s.results.append({"kind": "orders", "game": game.name, "map": game.map_name, "power": power,
-                          "phase": str(game.phase), "accepted": accepted, "rejected": rejected,
+                          "phase": str(game.phase), "orders": orders, "taken": len(entries) - before,
+                          "superseded": superseded, "rejected": rejected,
                           "missing": missing, "deadline": game.schedule.deadline,
                           "timezone": game.settings.deadlines.timezone})
+
+
+def _replaced_by(entries, before: int, taken) -> dict[int, int]:
+    """``{index of a replaced entry: index of the entry that replaced it}``;
+    ``taken``: the receipts of the entries from ``entries[before]`` on, in order."""
+    out: dict[int, int] = {}
+    for k, receipt in enumerate(taken):
+        i = before + k
+        for gone in receipt.replaced:
+            marked = dataclasses.replace(gone, replaced=True)
+            j = next((j for j in range(i) if j not in out and entries[j] == marked), None)
+            if j is not None:
+                out[j] = i
+    return out
+
+
+def _time_args(args: list[str]) -> list[str]:
+    """``deadline=2024-01-10 20:00`` written with a space is one argument."""
+    out: list[str] = []
+    for a in args:
+        if out and re.fullmatch(r"\d\d?:\d\d", a) and out[-1].lower().startswith("deadline="):
+            out[-1] += " " + a
+        else:
+            out.append(a)
+    return out
+
+
+def _started(game: Game) -> Notice:
+    """The notice of :func:`judge.game.turns.start` for a game whose clock runs already."""
+    return Notice("started", EVERYONE, {"game": game.name, "map": game.map_name, "phase": str(game.phase),
+                                        "deadline": game.schedule.deadline,
+                                        "timezone": game.settings.deadlines.timezone},
+                  f"{game.name}:{game.phase}:started")

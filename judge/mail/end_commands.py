@@ -8,12 +8,30 @@
     CONCEDE <power>     (认输 認輸)    concede the game to a power
     VOTE BEST STRATEGY|DIPLOMACY <power>   (投票) an award vote of the power's leader
 
-A vote that ends the game stops its clock and sends everyone the final report.
+and the GM's rulings, after ``SIGNON game gm-password``::
+
+    END [DRAW] [<powers>]              (结束游戏 結束遊戲 终局 終局)  end the game as a
+                                       draw (default: every survivor; Game.gm_end)
+    PASSIVE <power> <fine>|NONE        (消极 消極 判定消极 判定消極)  rule a player passive,
+                                       fined that many points (Appendix 2; NONE withdraws)
+    AWARD STRATEGY|DIPLOMACY <power>|NONE   (颁奖 頒獎 授奖 授獎)  name the winner of a
+                                       best strategy / best diplomacy award (战略 外交)
+
+A vote or a GM command that ends the game stops its clock and sends everyone
+the final report (:func:`judge.game.final_report.game_over_notice`); a
+passive ruling or an award after the end sends it again, corrected.
 """
 
 from __future__ import annotations
 
-from ..game import GameError, turns
+from ..game import GameError, master, turns
+from ..game.scores import award_name, nmr_record
+
+WORDS_EN = {"END": "end", "PASSIVE": "passive", "AWARD": "award"}
+"""Command words of the GM's rulings (merged into :mod:`judge.mail.commands`' table)."""
+WORDS_ZH = {"end": ("结束游戏", "結束遊戲", "终局", "終局"),
+            "passive": ("判定消极", "判定消極", "消极", "消極"),
+            "award": ("颁奖", "頒獎", "授奖", "授獎")}
 
 
 class EndCommands:
@@ -66,6 +84,65 @@ class EndCommands:
                 raise GameError("VOTE BEST STRATEGY <power> or VOTE BEST DIPLOMACY <power>")
             award = words[1].lower()
             candidate = self._power_arg(game, cmd, cmd.args[2:])
-            game.vote_award(s.power, award, candidate, by=s.mail.reply_to)
+            game.vote_award(s.power, award, candidate, by=s.mail.sender)
             return {"award": award, "other": candidate}
         self._end_command(s, cmd, "vote", run)
+
+    # ---- the GM's rulings ------------------------------------------------------------
+    def _ruling(self, s, cmd, action: str, run) -> None:
+        game = self._as_gm(s, cmd)
+        if game is None:
+            return
+        try:
+            notices, detail = run(game)
+        except (GameError, ValueError) as e:
+            return self._refused(s, cmd, e)
+        s.notices += notices
+        self._changed(s, game)
+        s.results.append({"kind": "ruling", "line": cmd.line, "game": game.name, "map": game.map_name,
+                          "action": action, "over": game.finished, **detail})
+
+    def _end(self, s, cmd) -> None:
+        def run(game):
+            words = list(cmd.args)
+            if words and words[0].upper() in ("DRAW", "和局"):
+                words = words[1:]
+            members = [self._power_arg(game, cmd, [w]) for w in words] or None
+            notices = master.end_game(game, s.now, members)
+            return notices, {"members": list(game.ending.result.winners)}
+        self._ruling(s, cmd, "end", run)
+
+    def _passive(self, s, cmd) -> None:
+        def run(game):
+            if len(cmd.args) < 2:
+                raise GameError("PASSIVE <power> <fine in points>, or PASSIVE <power> NONE to withdraw")
+            power = self._power_arg(game, cmd, cmd.args[:-1])
+            text = cmd.args[-1]
+            if text.upper() in ("NONE", "无", "無"):
+                fine = None
+            elif text.isdigit():
+                fine = int(text)
+            else:
+                raise GameError(f"{text!r} is not a whole number of points (or NONE)")
+            notices = master.rule_passive(game, power, fine, s.now)
+            return notices, {"power": power, "fine": fine, "missed": list(nmr_record(game)[power])}
+        self._ruling(s, cmd, "passive", run)
+
+    def _award(self, s, cmd) -> None:
+        def run(game):
+            for n in (1, 2):            # AWARD STRATEGY France, AWARD BEST STRATEGY France
+                try:
+                    award = award_name(" ".join(cmd.args[:n]))
+                except GameError:
+                    continue
+                rest = cmd.args[n:]
+                break
+            else:
+                raise GameError("AWARD STRATEGY <power> or AWARD DIPLOMACY <power> (NONE withdraws)")
+            if not rest:
+                raise GameError("name the power (or NONE)")
+            none = len(rest) == 1 and rest[0].upper() in ("NONE", "无", "無")
+            power = None if none else self._power_arg(game, cmd, rest)
+            notices = master.name_award(game, award, power, s.now)
+            return notices, {"award": award.removeprefix("best_"), "power": power}
+        self._ruling(s, cmd, "award", run)

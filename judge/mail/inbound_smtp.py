@@ -3,12 +3,17 @@
 It answers ``250`` only after the message is in the spool (written, fsynced,
 renamed); if spooling fails it answers ``451`` and the client tries again.
 A message larger than ``max_message_bytes`` is refused with ``552`` by aiosmtpd.
+
+The listening socket is bound by :meth:`SmtpInbound.bind`, in the caller's
+thread, before anything else of the judge starts: a port in use fails at
+once with an OSError (aiosmtpd's own start would wait its ready timeout).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from datetime import datetime, timezone
 from typing import Callable
 
@@ -42,24 +47,63 @@ class SpoolingHandler:
         return "250 2.0.0 Message accepted"
 
 
+class _BoundController(Controller):
+    """aiosmtpd's Controller serving on a socket bound beforehand."""
+
+    def __init__(self, handler, sock: socket.socket, **kwargs):
+        host, port = sock.getsockname()[:2]
+        super().__init__(handler, hostname=host, port=port, **kwargs)
+        self.sock = sock
+
+    def _create_server(self):
+        return self.loop.create_server(self._factory_invoker, sock=self.sock, ssl=self.ssl_context)
+
+
 class SmtpInbound:
-    """Runs the listener in its own thread (aiosmtpd's Controller)."""
+    """Runs the listener in its own thread (aiosmtpd's Controller). ``port`` 0:
+    any free port (:attr:`port` holds the one bound)."""
 
     def __init__(self, spool: Spool, on_spooled: Callable[[], None], host: str, port: int,
                  max_message_bytes: int):
         self.host, self.port = host, port
-        self.controller = Controller(SpoolingHandler(spool, on_spooled), hostname=host, port=port,
-                                     data_size_limit=max_message_bytes, server_hostname="judge",
-                                     ready_timeout=10)
+        self.handler = SpoolingHandler(spool, on_spooled)
+        self.max_message_bytes = max_message_bytes
+        self.controller: _BoundController | None = None
+        self._started = False
 
     def describe(self) -> str:
         return f"smtp://{self.host}:{self.port}"
 
+    def bind(self) -> None:
+        """Bind and listen on host:port now; OSError (e.g. EADDRINUSE) at once."""
+        if self.controller is not None:
+            return
+        info = socket.getaddrinfo(self.host, self.port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(info[0], socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(info[4])
+            sock.listen(128)
+        except OSError:
+            sock.close()
+            raise
+        sock.setblocking(False)
+        self.port = sock.getsockname()[1]
+        self.controller = _BoundController(self.handler, sock, data_size_limit=self.max_message_bytes,
+                                           server_hostname="judge", ready_timeout=10)
+
     def start(self) -> None:
+        self.bind()
         self.controller.start()
+        self._started = True
 
     def stop(self) -> None:
-        self.controller.stop()
+        if self._started:
+            self.controller.stop()
+            self._started = False
+        elif self.controller is not None:       # bound, never served
+            self.controller.sock.close()
+            self.controller = None
 
     def acknowledge(self, meta: dict) -> None:
         """Nothing to do: the SMTP client had its 250 when the mail was spooled."""

@@ -4,11 +4,12 @@ the worker renders and composes (templates ``templates/<lang>/notices/``).
 
 Recipients: a power's player gets the mail at every address of record (an
 advisor's address too), in the player's language; the GM at the address in
-table ``gm``; observers at theirs (``Game.observers``); ``mailto:`` names a
-former player. One mail per address and notice, whatever the roles that
-reach it (a player of two powers gets one results mail). No mail ever shows
+table ``gm``, in the language kept there; observers at theirs
+(``Game.observers``); ``mailto:`` names a former player. One mail per address and notice, whatever the roles that
+reach it (a player of two powers gets one results mail). No mail shows
 another player's address unless the notice carries it (signed press in a game
-that is not gunboat).
+that is not gunboat) or it lists the players (the start of a game that is not
+gunboat: :func:`players`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from .commands import Reply, Words
 TEMPLATES = {
     "started": "clock", "deadline": "clock", "extended": "clock", "resumed": "clock", "outage": "clock",
     "rollback": "clock", "paused": "clock",
-    "ejected": "players", "ejected_player": "players", "replacing": "players",
+    "ejected": "players", "ejected_player": "players", "replacing": "players", "resigned": "players",
 }
 """Notice kinds that share a template (the template tells them apart by ``kind``)."""
 
@@ -46,7 +47,7 @@ def recipients(notice: Notice, game, gm: dict, accounts: dict, default_lang: str
 
     for role in notice.to:
         if role == GM:
-            add(gm.get("address", ""), default_lang, GM)
+            add(gm.get("address", ""), gm.get("language") or default_lang, GM)
         elif role == OBSERVERS:
             for address, lang in sorted(game.observers.items()):
                 add(address, lang, OBSERVERS)
@@ -75,11 +76,25 @@ def notice_replies(notice: Notice, game, db, judge) -> list[Reply]:
             bodies[lang] = _body(notice, game, lang)
         context = {"n": notice.data, "kind": notice.kind, "role": role, "w": words[lang],
                    "body": bodies[lang], "judge_code": judge.address.partition("@")[0].upper(),
-                   "judge_name": judge.name, "judge_address": judge.address, "njtime": njudge_time}
+                   "judge_name": judge.name, "judge_address": judge.address, "njtime": njudge_time,
+                   "players": players(game, role), "hidden": hides_addresses(game, role)}
         replies.append(Reply(purpose=f"{notice.kind}:{notice.key}:{role}", to=(address,),
                              template=template_of(notice.kind), lang=lang, context=context,
                              game=game.name, in_reply=False))
     return replies
+
+
+def hides_addresses(game, role: str) -> bool:
+    """Whether a mail to ``role`` must not show players' addresses: in a
+    gunboat game, to anyone but the GM."""
+    return game.settings.press.anonymous and role != GM
+
+
+def players(game, role: str) -> list[tuple[str, tuple[str, ...]]]:
+    """``[(power, addresses)]`` of every power, as a mail to ``role`` may show
+    them (no addresses when :func:`hides_addresses`)."""
+    hidden = hides_addresses(game, role)
+    return [(p, () if hidden else game.players[p].addresses) for p in game.map.powers]
 
 
 def _body(notice: Notice, game, lang: str) -> str:

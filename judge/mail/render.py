@@ -3,8 +3,9 @@
 Templates live in ``templates/<lang>/`` (``lang`` one of ``en``, ``zh-hans``,
 ``zh-hant``); a template missing in a language falls back to ``templates/en/``.
 A template's first line is ``Subject: ...``, then a blank line, then the body.
-Filters: ``when(dt, tz)`` formats a UTC datetime in a time zone (IANA name) and
-in UTC, in the template's language; ``utc(dt)`` UTC only.
+Filters: ``when(dt, tz)`` formats a UTC datetime in a time zone (IANA name),
+in the template's language; ``utc(dt)`` in UTC; ``deadline(dt, tz)`` both, or
+UTC once when the zone is UTC (:func:`format_deadline`).
 """
 
 from __future__ import annotations
@@ -50,6 +51,16 @@ def format_time(dt: datetime, tz: str, lang: str) -> str:
     return text if tz == "UTC" else f"{text} {tz} ({offset})"
 
 
+def format_deadline(dt: datetime, tz: str, lang: str) -> str:
+    """``dt`` in zone ``tz`` and in UTC: en ``Sat 06 Jan 2024 23:30
+    Asia/Shanghai (UTC+08:00) = Sat 06 Jan 2024 15:30 UTC``, zh ``...，即 UTC
+    ...``; when ``tz`` is UTC (or unknown) the time is written once: ``... UTC``."""
+    local, utc = format_time(dt, tz, lang), format_time(dt, "UTC", lang)
+    if local == utc:
+        return f"{utc} UTC"
+    return f"{local}，即 UTC {utc}" if lang.startswith("zh") else f"{local} = {utc} UTC"
+
+
 @lru_cache(maxsize=None)
 def environment(lang: str, root: Path = TEMPLATES_DIR) -> Environment:
     """The Jinja2 environment for ``lang`` (cached); ValueError for another language."""
@@ -60,6 +71,7 @@ def environment(lang: str, root: Path = TEMPLATES_DIR) -> Environment:
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["when"] = lambda dt, tz="UTC": format_time(dt, tz, lang)
     env.filters["utc"] = lambda dt: format_time(dt, "UTC", lang)
+    env.filters["deadline"] = lambda dt, tz="UTC": format_deadline(dt, tz, lang)
     env.globals["lang"] = lang
     return env
 

@@ -6,6 +6,9 @@ Layout under the spool folder::
     new/     entries waiting for the worker, processed in name order
     shunt/   entries set aside after repeated failures: NAME.eml (the raw bytes,
              unchanged) and NAME.json (key, source, attempts, last error)
+    inflight.json  the names of the batch the worker is processing (see below)
+    resend/  requests of the judgekeeper to send a failed outgoing mail again
+             (``judge spool resend``): one JSON file {"id": Message-ID} each
 
 An entry file in ``new/`` is one JSON line of metadata, a newline, then the raw
 message bytes. Names are ``<ns since epoch, 20 digits>-<seq>-<hash>.msg`` so the
@@ -15,8 +18,17 @@ into place and the folder is fsynced (the Mailman queue discipline).
 Metadata keys: ``key`` (ledger key, see :func:`message_key`), ``source``
 (``"smtp"``, ``"imap"``, ``"cli"``), ``received`` (UTC ISO time) and
 transport details (``uid``/``uidvalidity``/``folder`` for IMAP, ``mail_from``
-/ ``rcpt_tos`` for SMTP), ``attempts`` (failed processing attempts so far),
-``retry`` (true when a judgekeeper sent a shunted entry back).
+/ ``rcpt_tos`` for SMTP), ``attempts`` (processing attempts so far that did
+not finish: failed, or the process died), ``retry`` (true when a judgekeeper
+sent a shunted entry back).
+
+Attempts are counted on disk BEFORE they are made, so a mail that kills the
+process outright (not an exception: a segfault, the OOM killer, SIGKILL) is
+not retried for ever: the worker writes ``inflight.json`` (fsynced) before a
+batch of new entries, and after a restart counts one attempt for each entry it
+lists that is still waiting (:meth:`Spool.recover`). An entry tried before is
+processed alone, its attempt counted in its metadata first
+(:meth:`Spool.count_attempt`), until it succeeds or is shunted.
 """
 
 from __future__ import annotations
@@ -61,6 +73,10 @@ class SpoolEntry:
         return self.meta["key"]
 
 
+def _utc_stamp() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
 def _fsync_dir(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
     try:
@@ -85,7 +101,9 @@ class Spool:
     def __init__(self, root: Path):
         self.root = Path(root)
         self.tmp, self.new, self.shunt_dir = self.root / "tmp", self.root / "new", self.root / "shunt"
-        for d in (self.tmp, self.new, self.shunt_dir):
+        self.resend_dir = self.root / "resend"
+        self.inflight_path = self.root / "inflight.json"
+        for d in (self.tmp, self.new, self.shunt_dir, self.resend_dir):
             d.mkdir(parents=True, exist_ok=True)
         self._seq = itertools.count()
         self._lock = threading.Lock()
@@ -133,11 +151,52 @@ class Spool:
         """Forget a processed entry (after its commit)."""
         (self.new / name).unlink(missing_ok=True)
 
-    def record_failure(self, entry: SpoolEntry, error: str) -> SpoolEntry:
-        """Count one failed attempt in the entry's metadata (rewritten durably)."""
-        meta = dict(entry.meta, attempts=entry.meta.get("attempts", 0) + 1, error=error[:2000])
+    def record_failure(self, entry: SpoolEntry, error: str, counted: bool = False) -> SpoolEntry:
+        """Record a failed attempt and its ``error`` in the entry's metadata
+        (rewritten durably); it adds one to ``attempts`` unless the attempt was
+        ``counted`` before it was made (:meth:`count_attempt`)."""
+        meta = dict(entry.meta, attempts=entry.meta.get("attempts", 0) + (0 if counted else 1),
+                    error=error[:2000])
         self._write(entry.name, meta, entry.raw)
         return SpoolEntry(entry.name, meta, entry.raw)
+
+    def count_attempt(self, entry: SpoolEntry) -> SpoolEntry:
+        """Add one to the entry's ``attempts``, durably, before an attempt."""
+        meta = dict(entry.meta, attempts=entry.meta.get("attempts", 0) + 1)
+        self._write(entry.name, meta, entry.raw)
+        return SpoolEntry(entry.name, meta, entry.raw)
+
+    # ---- the batch in progress (see module doc) --------------------------------
+    def begin(self, names: list[str]) -> None:
+        """Note durably that the entries ``names`` are being processed."""
+        _write_durably(self.tmp / self.inflight_path.name, self.inflight_path,
+                       json.dumps(list(names)).encode())
+
+    def end(self) -> None:
+        """The batch noted by :meth:`begin` is done (committed, or its failure recorded)."""
+        self.inflight_path.unlink(missing_ok=True)
+
+    def recover(self) -> list[str]:
+        """After a restart: count one attempt for every entry of the batch that
+        was in progress and is still waiting (the process died during it), then
+        forget the batch. Returns those names. Call before any processing."""
+        try:
+            names = json.loads(self.inflight_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return []
+        except (OSError, ValueError):
+            names = []
+        waiting = set(self.pending())
+        out = []
+        for name in names if isinstance(names, list) else []:
+            if name in waiting:
+                try:
+                    self.count_attempt(self.read(name))
+                except (OSError, ValueError):
+                    continue
+                out.append(name)
+        self.end()
+        return out
 
     def shunt(self, entry: SpoolEntry, reason: str) -> Path:
         """Set ``entry`` aside: ``shunt/NAME.eml`` keeps the raw bytes, ``NAME.json``
@@ -145,7 +204,7 @@ class Spool:
         stem = entry.name.removesuffix(".msg")
         eml = self.shunt_dir / f"{stem}.eml"
         _write_durably(self.tmp / f"{stem}.eml", eml, entry.raw)
-        info = dict(entry.meta, reason=reason[:2000], shunted=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+        info = dict(entry.meta, reason=reason[:2000], shunted=_utc_stamp())
         _write_durably(self.tmp / f"{stem}.json", self.shunt_dir / f"{stem}.json",
                        json.dumps(info, ensure_ascii=False, indent=1, sort_keys=True).encode())
         self.remove(entry.name)
@@ -162,6 +221,26 @@ class Spool:
             info["name"] = p.stem
             info["path"] = str(p.with_suffix(".eml"))
             out.append(info)
+        return out
+
+    # ---- outgoing mail sent again ----------------------------------------------
+    def request_resend(self, message_id: str) -> Path:
+        """Ask the worker to send the outgoing mail ``message_id`` again (a file
+        in ``resend/``, durable on return). Returns its path."""
+        name = hashlib.sha256(message_id.encode()).hexdigest()[:24] + ".json"
+        path = self.resend_dir / name
+        _write_durably(self.tmp / ("resend-" + name), path,
+                       json.dumps({"id": message_id, "requested": _utc_stamp()}).encode())
+        return path
+
+    def resend_requests(self) -> list[tuple[Path, str]]:
+        """``[(request file, Message-ID)]`` waiting (unreadable files are dropped)."""
+        out = []
+        for p in sorted(self.resend_dir.glob("*.json")):
+            try:
+                out.append((p, json.loads(p.read_text(encoding="utf-8"))["id"]))
+            except (OSError, ValueError, KeyError, TypeError):
+                p.unlink(missing_ok=True)
         return out
 
     def retry(self, key_or_name: str) -> SpoolEntry:

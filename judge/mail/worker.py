@@ -11,7 +11,10 @@ For each spool entry, oldest first:
    and composed here (Message-ID from (key, purpose, recipient));
 4. the staged game changes, the ledger entry and the outbox rows are committed
    in ONE store transaction (entries waiting together, up to ``batch``, share
-   that transaction: a group commit);
+   that transaction: a group commit), provided the store file is still the
+   one the batch was made from: a ``judge game ...`` command in another
+   process may have committed meanwhile, and then the batch is made again
+   from the new state (:data:`CONFLICT_TRIES`), so neither change is lost;
 5. only then the spool entry is removed, the inbound transport is told to
    acknowledge (IMAP ``\\Seen``), and the outbox rows go to the sender.
 
@@ -19,6 +22,16 @@ A handler or template error is retried ``worker.max_attempts`` times with a
 doubling delay, the entry blocking the ones behind it (order matters: the last
 orders count); then it is shunted (bytes kept in ``spool/shunt``), a ledger
 entry says so, the judgekeeper gets a notice and the sender a short answer.
+A mail during which the process dies (no exception to catch) counts as an
+attempt too: attempts are noted on disk before they are made (see
+:mod:`judge.mail.spool`); an entry tried before is processed on its own, and
+one that has had its ``max_attempts`` is shunted without another try (only the
+judgekeeper is told: reading it once more might kill the judge again).
+
+Housekeeping in the same thread: ``judge spool resend`` requests (a failed
+outgoing mail becomes pending again and goes to the sender), and the ledger
+loses entries older than ``ledger_days`` at start and once a day (the
+Message-IDs of recent mail are kept, so a mail delivered twice still acts once).
 
 The sender thread reports back through :meth:`Worker.report`; the worker
 records sent/failed states (a few at a time, see :data:`REPORT_DELAY`), so
@@ -41,11 +54,14 @@ attempts, sent_at?, error?}).
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 import time
 import traceback
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
+from email import policy
+from email.parser import BytesHeaderParser
 from typing import Callable
 
 from . import faults
@@ -61,10 +77,20 @@ log = logging.getLogger("judge.mail")
 PRELOAD = ("ledger", "accounts", "gm", "games")
 """Tables a batch reads whole at its start (the store re-reads its file for every lookup)."""
 
+CONFLICT_TRIES = 5
+"""Times a batch is made again when another process wrote the store meanwhile."""
+
+PRUNE_EVERY = 86400.0
+"""Seconds between two prunings of the ledger."""
+
 REPORT_DELAY = 0.5
 """Seconds sender reports may wait while mail is coming in, so a burst records
 its sent states in a few writes (a crash in that window only means the maildir
 transport skips, or an SMTP relay sees again, a mail with the same Message-ID)."""
+
+
+class _StoreChanged(Exception):
+    """Another process committed to the store while a batch was being made."""
 
 
 def utc_now() -> datetime:
@@ -78,7 +104,8 @@ class Worker:
 
     def __init__(self, store, spool: Spool, handler: CommandHandler, *, address: str, name: str,
                  domain: str, keeper: str, language: str = "en", max_attempts: int = 3,
-                 retry_delay: float = 2.0, batch: int = 50, clock: Callable[[], datetime] = utc_now,
+                 retry_delay: float = 2.0, batch: int = 50, ledger_days: float = 90.0,
+                 clock: Callable[[], datetime] = utc_now,
                  ack: Callable[[dict], None] = lambda meta: None,
                  send: Callable[[list[dict]], None] = lambda rows: None,
                  timekeeper=None,
@@ -87,6 +114,8 @@ class Worker:
         self.address, self.name, self.domain, self.keeper = address, name, domain, keeper
         self.language = language
         self.max_attempts, self.retry_delay, self.batch = max_attempts, retry_delay, batch
+        self.ledger_days = ledger_days
+        self._next_prune = 0.0                  # monotonic time of the next ledger pruning
         self.clock, self.ack, self.send = clock, ack, send
         self.timekeeper, self.changed = timekeeper, changed
         self._work: list = []                   # deadline work not yet done
@@ -121,7 +150,15 @@ class Worker:
         self.events.put(("work", item))
 
     def run(self) -> None:
+        recovered = self.spool.recover()
+        if recovered:
+            log.warning("worker: the judge stopped while processing %d mail(s); one attempt counted "
+                        "for each: %s", len(recovered), ", ".join(recovered))
         while not self._stop.is_set():
+            try:
+                self.housekeeping()
+            except Exception:  # noqa: BLE001 - tried again on the next round
+                log.exception("worker: housekeeping failed")
             try:
                 timeout = self.drain()
             except Exception:  # noqa: BLE001 - e.g. a full disk: keep the entry, try again
@@ -182,21 +219,44 @@ class Worker:
         commit: a burst of mail costs one write, not one per mail). An entry that
         fails stops the batch: the ones before it are committed, it is retried
         later (or shunted), the ones after it wait."""
+        entries = self._take(names)
+        if not entries:
+            return
+        alone = entries[0].meta.get("attempts", 0) > 0
+        if alone:                          # tried before: on its own, the attempt counted first
+            if entries[0].meta["attempts"] >= self.max_attempts:
+                return self._poisoned(entries[0])
+            entries = [self.spool.count_attempt(entries[0])]
+        else:
+            self.spool.begin([e.name for e in entries])
+        for tries in range(1, CONFLICT_TRIES + 1):
+            stamp = self._stamp()
+            batch, done, failed = self._stage(entries, alone)
+            try:
+                self._commit(batch, stamp, tries)
+                break
+            except _StoreChanged:
+                log.info("worker: another process wrote the store during a batch; making it again")
+        self._tell_changed(batch, True)
+        for entry, rows, summary in done:
+            log.info("mail %s %s", entry.key, summary)
+            self._finish(entry)
+            self.send(rows)
+        if failed:
+            self._failed(*failed)
+        self.spool.end()
+
+    def _stage(self, entries: list[SpoolEntry], alone: bool):
+        """Run the handler on each entry over one staged view of the store:
+        ``(batch, done, failed)`` — the staged changes, ``[(entry, outbox
+        rows, summary)]`` handled, and ``(entry, mail, error, counted)`` of the
+        entry that failed (the batch stops there) or None."""
         batch = Staging(self.store)
         for table in PRELOAD:              # one read of the store per table, not one per document
             batch.all(table)
         done: list[tuple[SpoolEntry, list[dict], str]] = []
         failed = None
-        for name in names:
-            try:
-                entry = self.spool.read(name)
-            except FileNotFoundError:
-                continue
-            except (OSError, ValueError) as e:
-                log.error("spool entry %s unreadable (%s): set aside", name, e)
-                raw = (self.spool.new / name).read_bytes()
-                self.spool.shunt(SpoolEntry(name, {"key": f"unreadable:{name}"}, raw), f"unreadable: {e}")
-                continue
+        for entry in entries:
             seen = batch.get("ledger", entry.key)
             if seen is not None and not (seen.get("status") == "shunted" and entry.meta.get("retry")):
                 done.append((entry, [], f"duplicate of a mail already {seen.get('status')}; nothing changed"))
@@ -214,7 +274,7 @@ class Worker:
                     status, summary = "done", f"{len(replies)} repl{'y' if len(replies) == 1 else 'ies'}"
                 rows = [self._row(mail, r, now) for r in replies]
             except Exception as e:  # noqa: BLE001 - any bug in a handler must not lose the mail
-                failed = (entry, mail, e)
+                failed = (entry, mail, e, alone)
                 break
             staging.apply(batch)
             ledger = {"status": status, "at": now.isoformat(), "from": mail.sender,
@@ -225,21 +285,47 @@ class Worker:
             for row in rows:
                 batch.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
             done.append((entry, rows, f"from {mail.sender or '?'} {mail.subject[:60]!r}: {summary}"))
-        if batch.changes:
-            faults.checkpoint("before_commit")
-            with self.store.transaction() as tx:
-                batch.apply(tx)
-            faults.checkpoint("after_commit")
-            self._tell_changed(batch, True)
-        for entry, rows, summary in done:
-            log.info("mail %s %s", entry.key, summary)
-            self._finish(entry)
-            self.send(rows)
-        if failed:
-            self._failed(*failed)
+        return batch, done, failed
+
+    def _take(self, names: list[str]) -> list[SpoolEntry]:
+        """The entries of the next batch, in order: entries never tried, up to
+        the first one tried before; or that one alone if it comes first.
+        Unreadable entries are set aside on the way."""
+        out: list[SpoolEntry] = []
+        for name in names:
+            try:
+                entry = self.spool.read(name)
+            except FileNotFoundError:
+                continue
+            except (OSError, ValueError) as e:
+                log.error("spool entry %s unreadable (%s): set aside", name, e)
+                raw = (self.spool.new / name).read_bytes()
+                self.spool.shunt(SpoolEntry(name, {"key": f"unreadable:{name}"}, raw), f"unreadable: {e}")
+                continue
+            if entry.meta.get("attempts", 0) > 0:
+                return out or [entry]
+            out.append(entry)
+        return out
 
     def process_work(self, items: list) -> None:
         """Do deadline work (see module doc), each item once, in one commit."""
+        for tries in range(1, CONFLICT_TRIES + 1):
+            stamp = self._stamp()
+            batch, rows, summaries = self._stage_work(items)
+            try:
+                self._commit(batch, stamp, tries)
+                break
+            except _StoreChanged:
+                log.info("worker: another process wrote the store during deadline work; doing it again")
+        self._tell_changed(batch, False)
+        for item, summary, did in summaries:     # logged once committed
+            log.log(logging.INFO if did else logging.DEBUG, "%s %s%s: %s", item.kind, item.game or "",
+                    f" ({item.phase})" if item.phase else "", summary)
+        self.send(rows)
+
+    def _stage_work(self, items: list):
+        """``(batch, outbox rows, [(item, summary, changed anything)])`` of the
+        deadline work ``items`` over one staged view of the store."""
         batch = Staging(self.store)
         for table in PRELOAD:
             batch.all(table)
@@ -257,16 +343,34 @@ class Worker:
                 batch.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
             rows += new
             summaries.append((item, summary, bool(new) or staging.changes))
-        if batch.changes:
-            faults.checkpoint("before_commit")
-            with self.store.transaction() as tx:
-                batch.apply(tx)
-            faults.checkpoint("after_commit")
-            self._tell_changed(batch, False)
-        for item, summary, did in summaries:     # logged once committed
-            log.log(logging.INFO if did else logging.DEBUG, "%s %s%s: %s", item.kind, item.game or "",
-                    f" ({item.phase})" if item.phase else "", summary)
-        self.send(rows)
+        return batch, rows, summaries
+
+    # ---- committing --------------------------------------------------------------
+    def _stamp(self) -> tuple | None:
+        """What identifies the store file's current version (every commit
+        replaces the file: a new inode, time and size)."""
+        try:
+            st = os.stat(self.store.path)
+        except FileNotFoundError:
+            return None
+        return st.st_ino, st.st_mtime_ns, st.st_size
+
+    def _commit(self, batch: Staging, stamp: tuple | None, tries: int) -> None:
+        """Commit ``batch`` if it changes anything, made from the store as it
+        was at ``stamp``. Raises :class:`_StoreChanged` (nothing written) if
+        another process (``judge game ...``) committed since, unless this was
+        the last of :data:`CONFLICT_TRIES` (then its change may be overwritten;
+        logged)."""
+        if not batch.changes:
+            return
+        faults.checkpoint("before_commit")
+        with self.store.transaction() as tx:
+            if self._stamp() != stamp:
+                if tries < CONFLICT_TRIES:
+                    raise _StoreChanged
+                log.warning("worker: the store keeps changing under the worker; committing anyway")
+            batch.apply(tx)
+        faults.checkpoint("after_commit")
 
     def _tell_changed(self, batch: Staging, by_mail: bool) -> None:
         docs = {key: doc for (table, key), doc in batch.changes.items() if table == "games"}
@@ -295,17 +399,34 @@ class Worker:
                 "raw": msg.as_bytes().decode("ascii"), "created": now.isoformat(),
                 "inbound": mail.key, "purpose": reply.purpose, "attempts": 0}
 
-    def _failed(self, entry: SpoolEntry, mail: InboundMail | None, error: Exception) -> None:
+    def _failed(self, entry: SpoolEntry, mail: InboundMail | None, error: Exception, counted: bool) -> None:
+        """An attempt at ``entry`` raised ``error``: retry later, or set it aside
+        after ``max_attempts``. ``counted``: the attempt was counted before."""
         detail = "".join(traceback.format_exception_only(type(error), error)).strip()
-        attempts = entry.meta.get("attempts", 0) + 1
+        entry = self.spool.record_failure(entry, detail, counted)
+        attempts = entry.meta["attempts"]
         if attempts < self.max_attempts:
-            entry = self.spool.record_failure(entry, detail)
             delay = self.retry_delay * 2 ** (attempts - 1)
             self._not_before[entry.name] = time.monotonic() + delay
             log.warning("mail %s: attempt %d failed (%s); retry in %.0f s", entry.key, attempts, detail, delay)
             return
         log.error("mail %s: failed %d times (%s); set aside:\n%s", entry.key, attempts, detail,
                   "".join(traceback.format_exception(error)))
+        self._set_aside(entry, mail, detail, attempts, answer=True)
+
+    def _poisoned(self, entry: SpoolEntry) -> None:
+        """``entry`` had its ``max_attempts`` without finishing (the process
+        died during them): set it aside without another try."""
+        attempts = entry.meta.get("attempts", 0)
+        detail = entry.meta.get("error") or f"the judge stopped (crashed or was killed) during each of " \
+                                            f"{attempts} attempts to process this mail"
+        log.error("mail %s: %d attempts did not finish; set aside without another try", entry.key, attempts)
+        self._set_aside(entry, _headers_only(entry), detail, attempts, answer=False)
+
+    def _set_aside(self, entry: SpoolEntry, mail: InboundMail | None, detail: str, attempts: int,
+                   answer: bool) -> None:
+        """Shunt ``entry``, record it in the ledger, tell the judgekeeper (and
+        with ``answer`` the sender), acknowledge it."""
         now = self.clock()
         path = self.spool.shunt(entry, detail)
         if mail is None:
@@ -314,7 +435,7 @@ class Worker:
                          lang=self.language, in_reply=False,
                          context={"key": entry.key, "sender": mail.sender, "subject": mail.subject,
                                   "error": detail, "path": str(path), "attempts": attempts})]
-        if mail.reply_to and not mail.automatic:
+        if answer and mail.reply_to and not mail.automatic:
             replies.append(Reply(purpose="shunted", to=(mail.reply_to,), template="shunted.txt",
                                  lang=self.language, context={"subject": mail.subject}))
         rows = [self._row(mail, r, now) for r in replies]
@@ -327,6 +448,64 @@ class Worker:
         self._not_before.pop(entry.name, None)
         self.ack(entry.meta)
         self.send(rows)
+
+    # ---- housekeeping ----------------------------------------------------------
+    def housekeeping(self) -> None:
+        """Resend requests now; the ledger pruned at start and daily."""
+        self.resend()
+        if time.monotonic() >= self._next_prune:
+            self._next_prune = time.monotonic() + PRUNE_EVERY
+            self.prune_ledger()
+
+    def resend(self) -> list[str]:
+        """Do the ``judge spool resend`` requests: each failed outgoing mail named
+        becomes pending (attempts from 0) and goes to the sender. Returns the
+        Message-IDs sent again."""
+        requests = self.spool.resend_requests()
+        if not requests:
+            return []
+        outbox = self.store.all("outbox")
+        rows = []
+        with self.store.transaction() as tx:
+            for _path, mid in requests:
+                row = outbox.get(mid)
+                if row is None or row.get("status") != "failed":
+                    log.warning("resend %s: %s", mid, "no such outgoing mail" if row is None
+                                else f"it is {row.get('status')}, not failed")
+                    continue
+                row = {k: v for k, v in row.items() if k != "error"}
+                row.update(status="pending", attempts=0)
+                tx.put("outbox", mid, row)
+                rows.append(dict(row, id=mid))
+        for path, _mid in requests:
+            path.unlink(missing_ok=True)
+        for row in rows:
+            log.info("outgoing mail %s to %s: sent again at the judgekeeper's request", row["id"],
+                     ", ".join(row["to"]))
+        self.send(rows)
+        return [r["id"] for r in rows]
+
+    def prune_ledger(self) -> int:
+        """Remove ledger entries older than ``ledger_days`` (0: keep them all);
+        returns how many went."""
+        if not self.ledger_days:
+            return 0
+        cutoff = self.clock() - timedelta(days=self.ledger_days)
+        old = []
+        for key, doc in self.store.all("ledger").items():
+            try:
+                at = datetime.fromisoformat(doc.get("at", ""))
+            except (TypeError, ValueError):
+                continue
+            if at.tzinfo is not None and at < cutoff:
+                old.append(key)
+        if old:
+            with self.store.transaction() as tx:
+                for key in old:
+                    tx.delete("ledger", key)
+            log.info("ledger: %d entr%s older than %g days removed", len(old), "y" if len(old) == 1 else "ies",
+                     self.ledger_days)
+        return len(old)
 
     # ---- sender reports --------------------------------------------------------
     def record_reports(self, reports: list[tuple]) -> None:
@@ -361,6 +540,21 @@ class Worker:
         for mid, row in notices:
             log.error("outgoing mail %s to %s failed for good: %s", mid, ", ".join(row["to"]), row["error"])
         self.send(notice_rows)
+
+
+_HEADERS = BytesHeaderParser(policy=policy.default)
+
+
+def _headers_only(entry: SpoolEntry) -> InboundMail:
+    """Sender and subject of an entry read from its headers alone (for a mail
+    that may kill a full reading); no address to answer."""
+    try:
+        head = _HEADERS.parsebytes(entry.raw)
+        sender, subject = str(head.get("From", "")), str(head.get("Subject", ""))
+    except Exception:  # noqa: BLE001 - whatever the headers hold, the judgekeeper is told
+        sender, subject = "", ""
+    return InboundMail(key=entry.key, sender=sender[:200], sender_name="", reply_to="", subject=subject,
+                       message_id="", references=(), text="", automatic="")
 
 
 def _blank_mail(key: str) -> InboundMail:

@@ -1,0 +1,58 @@
+"""The example mails a new user copies: the README's and the one ``judge serve``
+prints. Each run must make a new mail (its own Message-ID and a Date), or the
+judge takes the second one for the first sent again and does not answer it."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+from mailserver.harness import SmtpSink
+from test_mail_commands import Judge
+
+from judge.commands.serve import _banner
+from judge.config import Config
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def send_twice(command: str, port: int) -> list:
+    """Run the shell ``command`` twice against an SMTP sink on ``port``; the mails it got."""
+    with SmtpSink() as sink:
+        for _ in range(2):
+            subprocess.run(["bash", "-c", command.replace("2525", str(sink.port))], check=True, timeout=60)
+        return sink.bodies()
+
+
+def assert_both_answered(tmp_path, mails) -> None:
+    assert len(mails) == 2
+    for m in mails:
+        assert m["Date"] and m["Message-ID"]
+    assert mails[0]["Message-ID"] != mails[1]["Message-ID"]
+    judge = Judge(tmp_path)
+    for m in mails:                       # the judge answers each, the second too
+        before = len(judge.sent)
+        judge.spool.put(m.as_bytes(), {"source": "test"})
+        for name in judge.spool.pending():
+            judge.worker.process(name)
+        assert len(judge.sent) == before + 1
+
+
+def test_the_readme_example_mail_is_new_each_time(tmp_path):
+    text = README.read_text(encoding="utf-8")
+    [command] = [line for line in text.splitlines() if line.startswith("python3 -c \"import smtplib")]
+    assert_both_answered(tmp_path, send_twice(command, 2525))
+    assert "ignores a mail it has already processed" in " ".join(text.split())
+
+
+def test_the_banner_example_mail_is_new_each_time(tmp_path):
+    cfg = Config()
+    cfg.inbound.smtp.port = 2525
+    [command] = [m.group(1) for m in re.finditer(r"^\s+(python3 -c .*)$", _banner(cfg), re.M)]
+    assert_both_answered(tmp_path, send_twice(command, 2525))
+
+
+def test_the_default_data_folder_is_not_committed():
+    ignored = (README.parent / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert Config().judge.data_dir + "/" in ignored
