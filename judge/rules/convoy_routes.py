@@ -29,9 +29,6 @@ class RouteGeometry:
         self.shore = {p: frozenset(v) for p, v in shore.items()}
         self._on_route: dict[tuple[str, str, str], bool] = {}
         self._exists: dict[tuple[str, str, frozenset], bool] = {}
-        # memo for the movement adjudicator: (unit type, location, ordered destination)
-        # -> (destination location, None) or (None, reason); depends on the map only
-        self.destinations: dict[tuple, tuple] = {}
 
     def route_exists(self, src: str, dst: str, without: frozenset = frozenset()) -> bool:
         """True if some chain of seas (none in ``without``) links ``src`` to ``dst``."""

@@ -12,6 +12,7 @@ province (``"spa/nc"``). ``province_of("spa/nc") == "spa"``.
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -30,6 +31,19 @@ class MapError(ValueError):
 def province_of(location: str) -> str:
     """``"spa/nc"`` -> ``"spa"``; ``"par"`` -> ``"par"``."""
     return location.split("/", 1)[0]
+
+
+def _interned(obj):
+    """``obj`` (parsed JSON) with every string interned, so that each province and
+    location code is one string object and the adjudicators' dict and set lookups
+    match by identity (speed, ``benchmarks/adjudicate.py``)."""
+    if isinstance(obj, str):
+        return sys.intern(obj)
+    if isinstance(obj, dict):
+        return {_interned(k): _interned(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_interned(v) for v in obj]
+    return obj
 
 
 def normalise_name(text: str) -> str:
@@ -134,6 +148,8 @@ class Map:
         unknown province or coast, asymmetric adjacency, a coast that does not belong
         to its province, a home centre that is not an SC, a unit on an impossible
         location, an SC owned twice, a victory count out of range."""
+        data = _interned(data)
+
         def need(obj, key, typ, where):
             if not isinstance(obj, dict) or key not in obj:
                 raise MapError(source, where + key, "missing")
@@ -172,7 +188,7 @@ class Map:
         fleet_locs = set()
         for code, p in provinces.items():
             if p.coasts:
-                fleet_locs.update(f"{code}/{c}" for c in p.coasts)
+                fleet_locs.update(sys.intern(f"{code}/{c}") for c in p.coasts)
             elif p.kind in ("sea", "coastal"):
                 fleet_locs.add(code)
         land = {c for c, p in provinces.items() if p.is_land}
@@ -279,7 +295,7 @@ class Map:
                     raise MapError(source, f"start.sc_owners.{power}", f"{c!r} is already owned by {owners[c]}")
                 owners[c] = power
 
-        fleet_prov_adj = {a: frozenset(province_of(b) for b in ns) for a, ns in fleet_adj.items()}
+        fleet_prov_adj = {a: frozenset(sys.intern(province_of(b)) for b in ns) for a, ns in fleet_adj.items()}
         english = {}
         for code, p in raw_provs.items():
             english[code] = p.get("name", code) if isinstance(p.get("name", code), str) else code
@@ -289,5 +305,5 @@ class Map:
             start=StartPosition(phase, units, owners), english_names=english,
             supply_centres=scs, fleet_prov_adj=fleet_prov_adj,
             locations=frozenset(land) | frozenset(fleet_locs),
-            loc_province={loc: province_of(loc) for loc in set(provinces) | fleet_locs},
+            loc_province={loc: sys.intern(province_of(loc)) for loc in set(provinces) | fleet_locs},
         )

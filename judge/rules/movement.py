@@ -9,6 +9,16 @@ disrupted (DATC v3.2 4.A.2, 6.F.14–6.F.24).
 
 Rule choices follow DATC v3.2 unless :class:`~judge.rules.options.RuleOptions`
 says otherwise (``RULES.md`` §1; ``shared/datc/v3.2/README.md`` §6).
+
+Speed (issue 2: a median phase of ``benchmarks/adjudicate.py`` within 0.10 ms).
+One pass takes the orders in, one matches them, the resolver runs only where a
+decision is still open, one pass builds the outcome. The common case — a move
+by land to an adjacent province, a support, no convoy — takes short paths: where
+a unit can move and what it can support into come from per-map tables
+(:class:`MoveTables`, built once per map), and the decisions no other decision
+can change are settled while matching (see :meth:`_Movement._match`). A record
+per unit (:class:`_Rec`, with ``__slots__``) carries the order and its decision;
+:class:`Result` tuples are built once, at the end.
 """
 
 from __future__ import annotations
@@ -26,6 +36,9 @@ from .position import DislodgedUnit, Position, Unit
 
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 _MOVEMENT_ORDERS = (Hold, Move, Support, Convoy)
+_NOWHERE: frozenset[str] = frozenset()
+_NO_MOVES: dict[str, tuple[str, str]] = {}
+_new_tuple = tuple.__new__      # builds a NamedTuple without its Python-level __new__
 
 
 @dataclass(frozen=True)
@@ -41,38 +54,102 @@ class MovementOutcome:
     contested: frozenset[str]
 
 
-class _Rec:
-    """One unit's effective order during resolution. Fields not set in
-    ``__init__`` fall back to the class defaults below (cheap to create)."""
+class MoveTables:
+    """Lookups the adjudicator makes for every order, built once per map.
 
-    kind = "H"          # H, M, S, C
-    dest = None         # move: destination province
-    dest_loc = None     # move: destination location (coast for fleets)
-    convoyed = False
-    target = None       # support: supported province; convoy: army province
-    into = None         # support: province support is given into; convoy: destination
-    h2h = None          # the move it meets head to head
-    supports = ()       # supports given to it (a tuple, replaced when one is added)
-    route = frozenset() # convoy: fleets that could carry it
-    result_at = -1
-    note = None         # the order in force
-    void = False        # an order that stands but does not act (VOID)
-    state = _UNRESOLVED
-    res = False
+    ``province``: ``{location: province}`` (the map's ``loc_province``).
+    ``moves``: ``{"A" | "F": {location: {destination as written: (location
+    reached, its province)}}}`` — every move to an adjacent location; a fleet's
+    move to a split-coast province is also listed under the bare province name
+    when only one coast is in reach (DATC 6.B.2). A move not listed is over sea,
+    names a coast wrongly, or is impossible: the adjudicator works it out.
+    ``reach``: ``{"A" | "F": {location: frozenset of provinces}}`` — where a unit
+    could move, any coast: what it may support into (DATC 6.B.4).
+    ``geo``: the :class:`RouteGeometry` for convoys.
+    ``destinations``: memo of the other moves worked out so far,
+    ``(unit type, location, destination) -> (location, None) | (None, reason)``.
+    """
 
-    def __init__(self, unit: Unit, prov: str):
-        self.power = unit.power
-        self.unit = unit
-        self.prov = prov
+    def __init__(self, game_map: Map):
+        self.geo = RouteGeometry(game_map)
+        self.province = lp = game_map.loc_province
+        army: dict[str, dict[str, tuple[str, str]]] = {}
+        fleet: dict[str, dict[str, tuple[str, str]]] = {}
+        for loc, prov in lp.items():
+            army[loc] = {p: (p, p) for p in game_map.army_adj.get(prov, ())}
+            to = {d: (d, lp[d]) for d in game_map.fleet_adj.get(loc, ())}
+            coasts: dict[str, list[str]] = {}
+            for d in to:
+                if "/" in d:
+                    coasts.setdefault(lp[d], []).append(d)
+            for p, reachable in coasts.items():
+                if len(reachable) == 1:
+                    to[p] = (reachable[0], p)
+            fleet[loc] = to
+        self.moves = {"A": army, "F": fleet}
+        self.reach = {
+            "A": {loc: game_map.army_adj.get(prov, _NOWHERE) for loc, prov in lp.items()},
+            "F": {loc: game_map.fleet_prov_adj.get(loc, _NOWHERE) for loc in lp},
+        }
+        self.destinations: dict[tuple[str, str, str], tuple[str | None, str | None]] = {}
+
+
+def tables(game_map: Map) -> MoveTables:
+    """The memoised :class:`MoveTables` of ``game_map``."""
+    t = game_map.__dict__.get("_move_tables")
+    if t is None:
+        t = game_map.__dict__["_move_tables"] = MoveTables(game_map)
+    return t
 
 
 def geometry(game_map: Map) -> RouteGeometry:
     """The memoised :class:`RouteGeometry` of ``game_map``."""
-    geo = game_map.__dict__.get("_route_geometry")
-    if geo is None:
-        geo = RouteGeometry(game_map)
-        game_map.__dict__["_route_geometry"] = geo
-    return geo
+    return tables(game_map).geo
+
+
+class _Rec:
+    """One unit and the order in force for it during adjudication.
+
+    Every record has ``power``, ``unit``, ``prov`` (its province), ``order``;
+    ``kind``: ``"H"`` hold (also an illegal order, a void support or convoy, a
+    void move once matching is done), ``"M"`` move, ``"S"`` support, ``"C"``
+    convoy; ``outcome`` and ``reason`` (SUCCEEDS and None unless the order is
+    ILLEGAL or VOID, or fails); ``supports`` given to it; and the decision
+    ``state``/``res`` — a move: it moves; a support: it is not cut; a convoy: the
+    fleet is not dislodged.
+
+    A move also has ``dest`` (province), ``dest_loc`` (location), ``convoyed``,
+    ``h2h`` (the move it meets head to head) and, if convoyed, ``route`` (fleets
+    that could carry it); a support has ``target`` (supported province) and
+    ``into`` (province supported into; None for a support to hold); a convoy has
+    ``target`` (the army's province) and ``into`` (its destination).
+    """
+
+    __slots__ = ("power", "unit", "prov", "order", "kind", "outcome", "reason", "supports",
+                 "state", "res", "dest", "dest_loc", "convoyed", "route", "h2h", "target", "into")
+
+    def __init__(self, power: str, unit: Unit, prov: str, order: Order):
+        self.power = power
+        self.unit = unit
+        self.prov = prov
+        self.order = order
+        self.kind = "H"
+        self.outcome = SUCCEEDS
+        self.reason = None
+        self.supports = ()
+        self.state = _UNRESOLVED
+        self.res = False
+
+
+class _Refused:
+    """A results entry for an order not in force: one naming no unit of its power
+    (ILLEGAL), or one a later order for the same unit replaced (VOID, or ILLEGAL
+    if it was)."""
+
+    __slots__ = ("power", "order", "outcome", "reason")
+
+    def __init__(self, power: str, order, outcome: str, reason: str):
+        self.power, self.order, self.outcome, self.reason = power, order, outcome, reason
 
 
 def adjudicate_movement(game_map: Map, position: Position,
@@ -95,147 +172,187 @@ def adjudicate_movement(game_map: Map, position: Position,
 
 
 class _Movement:
+    """One adjudication: :meth:`__init__` takes the orders in and checks them,
+    :meth:`_match` ties supports and convoys to the orders they name, :meth:`resolve`
+    decides, :meth:`_outcome` builds the new position and the results."""
+
     def __init__(self, game_map: Map, position: Position, orders, rules: RuleOptions):
         self.map = game_map
-        self.geo = geometry(game_map)
         self.pos = position
         self.rules = rules
-        self.lp = lp = game_map.loc_province
-        self.results: list[list] = []   # [power, order, outcome, reason, _Rec or None]
-        self.recs = recs = {p: _Rec(u, p) for p, u in position.units.items()}
-        self.fleet_seas = {p for p in recs if p in self.geo.seas}
+        self.tables = t = tables(game_map)
+        self.geo = t.geo
+        self.lp = t.province
+        self.reach = t.reach
+        self.recs: dict[str, _Rec] = {}   # province -> record, for every unit
+        self.results: list[_Rec | _Refused] = []   # one entry per result, in order
         self.moves: list[_Rec] = []
         self.supps: list[_Rec] = []
         self.convs: list[_Rec] = []
-        results, classify = self.results, self._classify
-        replaced = False
+        self.sea_moves: list[_Rec] = []   # moves that are (or may be) convoyed
+        self.replaced = False       # some order replaced an earlier one
+        self.fleet_seas: frozenset[str] | None = None   # seas holding a fleet, when needed
+        self._take_orders(orders)
+
+    # ---- taking orders in ------------------------------------------------------------
+    def _take_orders(self, orders: dict[str, list[Order]]) -> None:
+        """Check each order (DATC 4.E.1, 6.A) and file it as a hold, move, support
+        or convoy; give each unit left without an order a hold."""
+        units, recs, results, moves, lp = self.pos.units, self.recs, self.results, self.moves, self.lp
+        move_to = self.tables.moves
         for power, olist in orders.items():
             for order in olist:
-                entry = [power, order, SUCCEEDS, None, None]
-                results.append(entry)
-                if type(order) not in _MOVEMENT_ORDERS:
-                    entry[2:4] = ILLEGAL, "not a movement-phase order"
+                kind = type(order)
+                if kind not in _MOVEMENT_ORDERS:
+                    results.append(_Refused(power, order, ILLEGAL, "not a movement-phase order"))
                     continue
                 loc = order.location
                 prov = lp.get(loc) or province_of(loc)
-                rec = recs.get(prov)
-                if rec is None:
-                    entry[2:4] = ILLEGAL, f"there is no unit in {prov}"
-                elif rec.power != power:
-                    entry[2:4] = ILLEGAL, f"the unit in {prov} belongs to {rec.power}"
-                elif order.unit_type and order.unit_type != rec.unit.type:
-                    entry[2:4] = ILLEGAL, f"the unit in {prov} is {'an army' if rec.unit.type == 'A' else 'a fleet'}"
+                unit = units.get(prov)
+                if unit is None or unit.power != power or (order.unit_type and order.unit_type != unit.type):
+                    results.append(_Refused(power, order, ILLEGAL, _refusal(power, prov, unit)))
+                    continue
+                if prov in recs:
+                    self._replace(recs[prov], unit, order)
+                    rec = recs[prov]
                 else:
-                    if rec.result_at >= 0:        # a later order replaces an earlier one
-                        prev = results[rec.result_at]
-                        if prev[2] == SUCCEEDS:
-                            prev[2:4] = VOID, "replaced by a later order for the same unit"
-                        unit = rec.unit
-                        rec.__dict__.clear()
-                        rec.__init__(unit, prov)
-                        replaced = True
-                    rec.result_at = len(results) - 1
-                    entry[4] = rec
-                    classify(rec, order)
-        if replaced:
-            self.moves = list(dict.fromkeys(self.moves))
-            self.supps = list(dict.fromkeys(self.supps))
-            self.convs = list(dict.fromkeys(self.convs))
+                    recs[prov] = rec = _Rec(power, unit, prov, order)
+                    results.append(rec)
+                if kind is Move:
+                    found = move_to[unit.type].get(unit.location, _NO_MOVES).get(order.destination)
+                    if found is None or order.via_convoy:
+                        self._file_move(rec, order)
+                    else:                       # the common case: to an adjacent location, by land
+                        rec.kind = "M"
+                        rec.dest_loc, rec.dest = found
+                        rec.convoyed, rec.h2h = False, None
+                        moves.append(rec)
+                elif kind is Support:
+                    self._file_support(rec, order)
+                elif kind is Convoy:
+                    self._file_convoy(rec, order)
+        if len(recs) < len(units):
+            for prov, unit in units.items():
+                if prov not in recs:            # no order: the unit holds
+                    recs[prov] = rec = _Rec(unit.power, unit, prov, Hold(unit.type, unit.location))
+                    rec.reason = NO_ORDER
+                    results.append(rec)
 
-    def _prov(self, loc: str) -> str:
-        return self.lp.get(loc) or province_of(loc)
-
-    def _illegal(self, i: int, why: str) -> None:
-        self.results[i][2], self.results[i][3] = ILLEGAL, why
+    def _replace(self, rec: _Rec, unit: Unit, order: Order) -> None:
+        """A later order for the unit replaces the earlier one, which becomes VOID
+        (or stays ILLEGAL) where it stands in the results; the record starts afresh
+        at the end of the results."""
+        results = self.results
+        outcome, reason = rec.outcome, rec.reason
+        if outcome == SUCCEEDS:
+            outcome, reason = VOID, "replaced by a later order for the same unit"
+        results[results.index(rec)] = _Refused(rec.power, rec.order, outcome, reason)
+        rec.__init__(rec.power, unit, rec.prov, order)
+        results.append(rec)
+        self.replaced = True
 
     def _set_illegal(self, rec: _Rec, why: str) -> None:
-        self._illegal(rec.result_at, why)
-        rec.kind = "H"
+        """The order is ILLEGAL: the unit holds (DATC 4.E.1)."""
+        rec.outcome, rec.reason, rec.kind = ILLEGAL, why, "H"
 
-    def _classify(self, rec: _Rec, order: Order) -> None:
-        """Check one order for legality (ILLEGAL: the unit holds, DATC 4.E.1) and
-        file it as a move, support or convoy."""
-        kind = type(order)
-        rec.note = order
-        if kind is Hold:
-            return
-        gm, lp = self.map, self.lp
+    def _file_move(self, rec: _Rec, order: Move) -> None:
+        """A move other than the common case (an adjacent one by land): ``via_convoy``,
+        over sea, or illegal (DATC 4.A.3, 6.A.1-6.A.3, 6.B.1-6.B.3, 6.D.32)."""
         u = rec.unit
-        if kind is Move:
-            dest_memo = self.geo.destinations
-            key = (u.type, u.location, order.destination)
-            found = dest_memo.get(key)
-            if found is None:
-                found = dest_memo[key] = self._destination(u, order.destination)
-            dest, why = found
+        key = (u.type, u.location, order.destination)
+        memo = self.tables.destinations
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._destination(u, order.destination)
+        dest, why = found
+        if why:
+            return self._set_illegal(rec, why)
+        rec.kind, rec.dest_loc, rec.dest = "M", dest, self.lp[dest]
+        rec.convoyed, rec.route, rec.h2h = False, _NOWHERE, None
+        if u.type == "A":
+            adjacent = rec.dest in self.map.army_adj.get(rec.prov, ())
+            if not adjacent and not self._sea_linked(rec.prov, rec.dest):
+                if not self.geo.route_exists(rec.prov, rec.dest):
+                    return self._set_illegal(rec, f"{u} cannot reach {rec.dest}")
+                # no fleets stand where a convoy could go: illegal (DATC 6.D.32)
+                return self._set_illegal(rec, f"no fleets to convoy {rec.prov} to {rec.dest}")
+            rec.convoyed = order.via_convoy or not adjacent
+            if rec.convoyed:
+                self.sea_moves.append(rec)
+        self.moves.append(rec)
+
+    def _file_support(self, rec: _Rec, order: Support) -> None:
+        """A support: the supporter must reach the province supported into, not its
+        own (DATC 6.A.5, 6.B.4, 6.D.34), and the supported unit must be able to
+        move there (DATC 6.A.5, 6.D.22-6.D.24, 6.D.31)."""
+        u, lp = rec.unit, self.lp
+        loc = order.supported_location
+        tprov = lp.get(loc) or province_of(loc)
+        dest = order.destination
+        into = (lp.get(dest) or province_of(dest)) if dest else tprov
+        if tprov == rec.prov:
+            return self._set_illegal(rec, "a unit cannot support itself")
+        if into == rec.prov or into not in self.reach[u.type].get(u.location, _NOWHERE):
+            return self._set_illegal(rec, f"{u} cannot reach {into}")
+        if dest:
+            why = self._impossible_move(self.pos.units.get(tprov), tprov, into, rec.prov)
             if why:
                 return self._set_illegal(rec, why)
-            rec.kind, rec.dest_loc, rec.dest = "M", dest, lp[dest]
-            if u.type == "A":
-                adjacent = rec.dest in gm.army_adj.get(rec.prov, ())
-                if not adjacent and not self._static_route(rec.prov, rec.dest, self.fleet_seas):
-                    if not self.geo.route_exists(rec.prov, rec.dest):
-                        return self._set_illegal(rec, f"{u} cannot reach {rec.dest}")
-                    # no fleets stand where a convoy could go: illegal (DATC 6.D.32)
-                    return self._set_illegal(rec, f"no fleets to convoy {rec.prov} to {rec.dest}")
-                rec.convoyed = order.via_convoy or not adjacent
-            self.moves.append(rec)
-        elif kind is Support:
-            tprov = lp.get(order.supported_location) or province_of(order.supported_location)
-            into = (lp.get(order.destination) or province_of(order.destination)) if order.destination else tprov
-            if tprov == rec.prov:
-                return self._set_illegal(rec, "a unit cannot support itself")
-            if into == rec.prov or not (into in gm.army_adj.get(rec.prov, ()) if u.type == "A"
-                                        else into in gm.fleet_prov_adj.get(u.location, ())):
-                return self._set_illegal(rec, f"{u} cannot reach {into}")
-            if order.destination:
-                why = self._impossible_move(self.recs.get(tprov), into, rec.prov)
-                if why:
-                    return self._set_illegal(rec, why)   # DATC 6.A.5, 6.D.22-6.D.24, 6.D.31
-                rec.into = into
-            rec.kind, rec.target = "S", tprov
-            self.supps.append(rec)
-        else:  # Convoy
-            aprov, dprov = self._prov(order.army_location), self._prov(order.destination)
-            army = self.recs.get(aprov)
-            if u.type != "F" or rec.prov not in self.geo.seas:
-                return self._set_illegal(rec, "only a fleet in a sea province can convoy")
-            if army is None or army.unit.type != "A" or order.army_type == "F":
-                return self._set_illegal(rec, f"there is no army in {aprov} to convoy")
-            if dprov not in gm.provinces or not gm.provinces[dprov].is_land or dprov == aprov \
-                    or not self.geo.on_route(rec.prov, aprov, dprov):
-                return self._set_illegal(rec, f"{rec.prov} is on no convoy route from {aprov} to {dprov}")
-            rec.kind, rec.target, rec.into = "C", aprov, dprov
-            self.convs.append(rec)
+            rec.into = into
+        else:
+            rec.into = None
+        rec.kind, rec.target = "S", tprov
+        self.supps.append(rec)
 
-    def _impossible_move(self, sup: _Rec | None, into: str, supporter: str) -> str | None:
-        """Why the unit ``sup`` could not move to ``into`` whatever it was ordered
-        (a support of such a move is illegal), or None."""
-        if sup is None:
+    def _file_convoy(self, rec: _Rec, order: Convoy) -> None:
+        """A convoy: a fleet in a sea on some route of the army to a land
+        province (DATC 6.F.1, 6.F.12, 6.G.19)."""
+        gm, u = self.map, rec.unit
+        aprov = self.lp.get(order.army_location) or province_of(order.army_location)
+        dprov = self.lp.get(order.destination) or province_of(order.destination)
+        army = self.pos.units.get(aprov)
+        if u.type != "F" or rec.prov not in self.geo.seas:
+            return self._set_illegal(rec, "only a fleet in a sea province can convoy")
+        if army is None or army.type != "A" or order.army_type == "F":
+            return self._set_illegal(rec, f"there is no army in {aprov} to convoy")
+        if dprov not in gm.provinces or not gm.provinces[dprov].is_land or dprov == aprov \
+                or not self.geo.on_route(rec.prov, aprov, dprov):
+            return self._set_illegal(rec, f"{rec.prov} is on no convoy route from {aprov} to {dprov}")
+        rec.kind, rec.target, rec.into = "C", aprov, dprov
+        self.convs.append(rec)
+
+    def _impossible_move(self, u: Unit | None, prov: str, into: str, supporter: str) -> str | None:
+        """Why the unit ``u`` in ``prov`` could not move to ``into`` whatever it was
+        ordered (a support of such a move is illegal), or None."""
+        if u is None:
             return None                 # no unit there: the support is void, not illegal
-        gm, u = self.map, sup.unit
-        if into == sup.prov:
+        if into == prov:
             return "a unit cannot move to its own province"
-        if u.type == "F":
-            return None if into in gm.fleet_prov_adj.get(u.location, ()) else f"{u} cannot reach {into}"
-        if into in gm.army_adj.get(sup.prov, ()):
+        if into in self.reach[u.type].get(u.location, _NOWHERE):
             return None
+        if u.type == "F":
+            return f"{u} cannot reach {into}"
+        gm = self.map
         if into not in gm.provinces or not gm.provinces[into].is_land:
             return f"an army cannot go to {into}"
-        if self._static_route(sup.prov, into, self.fleet_seas - {supporter}):
+        fleets = self._fleet_seas()
+        if supporter not in fleets:
+            if self._sea_linked(prov, into):
+                return None
+        elif self._static_route(prov, into, fleets - {supporter}):
             return None
-        return f"the army in {sup.prov} could only reach {into} through {supporter}"
+        return f"the army in {prov} could only reach {into} through {supporter}"
 
     def _destination(self, u: Unit, dest: str) -> tuple[str | None, str | None]:
         """The location a move of ``u`` to ``dest`` goes to, or a reason it cannot."""
-        gm = self.map
+        gm, lp = self.map, self.lp
         if u.type == "F" and dest in gm.fleet_adj.get(u.location, ()):
             return dest, None
-        prov = self._prov(dest)
+        prov = lp.get(dest) or province_of(dest)
         p = gm.provinces.get(prov)
         if p is None:
             return None, f"unknown province {dest!r}"
-        if prov == self._prov(u.location):
+        if prov == (lp.get(u.location) or province_of(u.location)):
             return None, "a unit cannot move to its own province"
         if u.type == "A":
             if not p.is_land:
@@ -256,9 +373,110 @@ class _Movement:
             return None, f"{u} cannot reach {prov}"
         return prov, None
 
+    # ---- seas and fleets -------------------------------------------------------------
+    def _fleet_seas(self) -> frozenset[str]:
+        """Seas holding a fleet (a unit in a sea is a fleet)."""
+        if self.fleet_seas is None:
+            self.fleet_seas = self.geo.seas.intersection(self.pos.units)
+        return self.fleet_seas
+
+    def _sea_linked(self, src: str, dst: str) -> bool:
+        """Some chain of seas holding fleets links ``src`` to ``dst``: an army could
+        be convoyed there if the fleets were so ordered (DATC 6.D.32)."""
+        sea_adj = self.geo.sea_adj
+        fleets = self._fleet_seas()
+        seen = self.geo.shore.get(src, _NOWHERE) & fleets
+        todo = list(seen)
+        while todo:
+            f = todo.pop()
+            if dst in sea_adj[f]:
+                return True
+            more = (sea_adj[f] & fleets) - seen
+            seen |= more
+            todo += more
+        return False
+
+    def _static_route(self, src: str, dst: str, fleets) -> frozenset[str]:
+        """Fleets (provinces, of the set ``fleets``) lying on some chain of them
+        from ``src`` to ``dst``; empty if there is none."""
+        shore = self.geo.shore
+        fwd = self._chain(shore.get(src, _NOWHERE), fleets)
+        goal = shore.get(dst, _NOWHERE)
+        if fwd.isdisjoint(goal):
+            return _NOWHERE
+        return frozenset(fwd & self._chain(goal, fleets))
+
+    def _chain(self, start: frozenset[str], fleets) -> set[str]:
+        """The seas of ``fleets`` reached from the seas ``start`` through one another."""
+        sea_adj = self.geo.sea_adj
+        seen = set(start & fleets)
+        todo = list(seen)
+        while todo:
+            more = (sea_adj[todo.pop()] & fleets) - seen
+            seen |= more
+            todo += more
+        return seen
+
+    # ---- matching ----------------------------------------------------------------------
     def _match(self) -> None:
         """Match supports and convoys to the orders they name; decide convoy intent
-        and static routes; link head-to-head pairs."""
+        and static routes; link head-to-head pairs; settle the decisions no other
+        decision can change:
+
+        - a move by land into an empty province no other move enters succeeds;
+        - a move by land with no support has attack strength 1 at most: it fails
+          against a unit that stays (hold strength 1 or more) and against another
+          move by land into the same empty province (prevent strength 1 or more);
+        - a support not attacked stands; one attacked by another power's move by
+          land from elsewhere than where it supports into is cut (DATC 6.D.1-6.D.3);
+        - a convoying fleet nobody attacks is not dislodged.
+        """
+        recs = self.recs
+        if self.replaced:               # a replaced order may have left its record twice
+            self.moves = list(dict.fromkeys(self.moves))
+            self.supps = list(dict.fromkeys(self.supps))
+            self.convs = list(dict.fromkeys(self.convs))
+        void_moves = self._match_convoys() if self.convs or self.sea_moves else ()
+        moves = self.moves
+        if self.replaced:
+            moves = self.moves = [r for r in moves if r.kind == "M" and r.outcome == SUCCEEDS]
+        self.moves_into = moves_into = {}
+        for rec in moves:
+            if rec.dest in moves_into:
+                moves_into[rec.dest].append(rec)
+            else:
+                moves_into[rec.dest] = [rec]
+        for rec in self.supps:
+            if rec.kind == "S":
+                self._match_support(rec, moves_into.get(rec.prov))
+        for rec in void_moves:
+            rec.kind = "H"              # a void move holds from here on
+        for rec in self.convs:
+            if rec.kind == "C" and rec.prov not in moves_into:
+                rec.state, rec.res = _RESOLVED, True        # nobody attacks the fleet
+        for rec in moves:
+            if rec.convoyed:
+                continue
+            other = recs.get(rec.dest)
+            if other is None:
+                rivals = moves_into[rec.dest]
+                if len(rivals) == 1:
+                    rec.state, rec.res = _RESOLVED, True    # into an empty province, unopposed
+                elif not rec.supports:
+                    for rival in rivals:
+                        if rival is not rec and not rival.convoyed:
+                            rec.state, rec.res = _RESOLVED, False   # a standoff it cannot win
+                            break
+            elif other.kind != "M":
+                if not rec.supports:
+                    rec.state, rec.res = _RESOLVED, False   # it cannot dislodge a unit that stays
+            elif other.dest == rec.prov and not other.convoyed:
+                rec.h2h = other
+
+    def _match_convoys(self) -> list[_Rec]:
+        """Void convoys of armies not ordered along them; decide which army moves
+        go by sea (DATC 4.A.3, 6.G) and the fleets that could carry each. Returns
+        the army moves found VOID."""
         recs = self.recs
         convoys_for: dict[tuple[str, str], list[_Rec]] = {}
         for rec in self.convs:
@@ -268,102 +486,88 @@ class _Movement:
                     convoys_for.setdefault((rec.target, rec.into), []).append(rec)
                 else:
                     self._void(rec, f"the army in {rec.target} was not ordered to {rec.into}")
-        for rec in self.moves:
-            if rec.kind != "M" or rec.unit.type != "A" or not (rec.convoyed or convoys_for):
-                continue
-            fleets = convoys_for.get((rec.prov, rec.dest), [])
+        concerned = self.sea_moves + [recs[army] for army, _ in convoys_for]
+        void_moves = []
+        for rec in dict.fromkeys(concerned):
+            if rec.kind != "M" or rec.outcome != SUCCEEDS:
+                continue                # replaced by a later order
+            fleets = convoys_for.get((rec.prov, rec.dest), ())
             if not rec.convoyed and any(f.power == rec.power for f in fleets):
                 rec.convoyed = True     # intent shown by an own fleet (DATC 6.G.1, 6.G.6)
             if not rec.convoyed:
                 continue
-            route = self._static_route(rec.prov, rec.dest, {f.prov for f in fleets})
+            route = fleets and self._static_route(rec.prov, rec.dest, {f.prov for f in fleets})
             if route:
                 rec.route = route
                 continue
             adjacent = rec.dest in self.map.army_adj.get(rec.prov, ())
-            explicit = isinstance(rec.note, Move) and rec.note.via_convoy
-            if adjacent and (not explicit or self.rules.via_convoy_land_fallback):
+            if adjacent and (not rec.order.via_convoy or self.rules.via_convoy_land_fallback):
                 rec.convoyed = False    # own fleets cannot complete a route: go by land
             else:
                 self._void(rec, f"no convoy ordered from {rec.prov} to {rec.dest}")
-        for rec in self.supps:
-            if rec.kind != "S":
-                continue
-            sup = recs.get(rec.target)
-            order: Support = rec.note
-            if sup is None:
-                self._void(rec, f"there is no unit in {rec.target}")
-                continue
-            if order.supported_type and order.supported_type != sup.unit.type:
-                self._void(rec, f"the unit in {rec.target} is not {'an army' if order.supported_type == 'A' else 'a fleet'}")
-                continue
-            if rec.into is None:
-                if sup.kind == "M":
-                    self._void(rec, f"the unit in {rec.target} was ordered to move")
-                    continue
-            else:
-                if sup.kind != "M" or sup.void or sup.dest != rec.into:
-                    self._void(rec, f"the unit in {rec.target} was not ordered to {rec.into}")
-                    continue
-                dloc = order.destination
-                if "/" in dloc and sup.unit.type == "F" and dloc != sup.dest_loc:
-                    self._void(rec, f"the unit in {rec.target} was ordered to {sup.dest_loc}, not {dloc}")
-                    continue
-            sup.supports += (rec,)
-        self.moves = [r for r in self.moves if r.kind == "M" and not r.void]
-        self.moves_into: dict[str, list[_Rec]] = {}
-        for rec in self.moves:
-            self.moves_into.setdefault(rec.dest, []).append(rec)
-        for rec in self.moves:
-            if not rec.convoyed:
-                other = recs.get(rec.dest)
-                if other and other.kind == "M" and not other.void and not other.convoyed \
-                        and other.dest == rec.prov:
-                    rec.h2h = other
+                void_moves.append(rec)
+                if not self.replaced:
+                    self.moves.remove(rec)      # (after a replacement _match filters them)
+        return void_moves
+
+    def _match_support(self, rec: _Rec, attackers: list[_Rec] | None) -> None:
+        """Void a support that does not match the supported unit's order (DATC
+        6.D.27: it then acts as a hold); else give it to that unit, and settle it
+        now if it is not attacked or is cut for sure (see :meth:`_match`)."""
+        sup = self.recs.get(rec.target)
+        order: Support = rec.order
+        if sup is None:
+            return self._void(rec, f"there is no unit in {rec.target}")
+        if order.supported_type and order.supported_type != sup.unit.type:
+            return self._void(rec, f"the unit in {rec.target} is not {'an army' if order.supported_type == 'A' else 'a fleet'}")
+        into = rec.into
+        if into is None:
+            if sup.kind == "M":         # a void move too: it was ordered to move
+                return self._void(rec, f"the unit in {rec.target} was ordered to move")
+            into = rec.target
+        else:
+            if sup.kind != "M" or sup.outcome != SUCCEEDS or sup.dest != into:
+                return self._void(rec, f"the unit in {rec.target} was not ordered to {into}")
+            dloc = order.destination
+            if "/" in dloc and sup.unit.type == "F" and dloc != sup.dest_loc:
+                return self._void(rec, f"the unit in {rec.target} was ordered to {sup.dest_loc}, not {dloc}")
+        sup.supports += (rec,)
+        if not attackers:
+            rec.state, rec.res = _RESOLVED, True
+            return
+        power = rec.power
+        for m in attackers:
+            if m.power != power and m.prov != into and not m.convoyed:
+                rec.state, rec.res = _RESOLVED, False
+                return
 
     def _void(self, rec: _Rec, why: str) -> None:
-        r = self.results[rec.result_at]
-        r[2], r[3] = VOID, why
-        rec.void = True
-        if rec.kind in ("S", "C"):
+        """The order is VOID: it does not match the order it names."""
+        rec.outcome, rec.reason = VOID, why
+        if rec.kind != "M":
             rec.kind = "H"   # acts as a hold (DATC 6.D.27: it can be supported)
-
-    def _static_route(self, src: str, dst: str, fleets: set[str]) -> frozenset:
-        """Fleets (provinces) lying on some chain of ``fleets`` from src to dst."""
-        geo = self.geo
-        shore_s, shore_d = geo.shore.get(src, frozenset()), geo.shore.get(dst, frozenset())
-
-        def reach(start):
-            seen = {f for f in fleets if f in start}
-            todo = list(seen)
-            while todo:
-                f = todo.pop()
-                for n in geo.sea_adj[f]:
-                    if n in fleets and n not in seen:
-                        seen.add(n)
-                        todo.append(n)
-            return seen
-
-        fwd = reach(shore_s)
-        if not fwd & shore_d:
-            return frozenset()
-        return frozenset(fwd & reach(shore_d))
 
     # ---- resolution ----------------------------------------------------------------
     def run(self) -> MovementOutcome:
+        """Match, decide every open decision (moves, then supports, then convoys),
+        and build the outcome."""
         self._match()
         self.deps: list[_Rec] = []
+        resolve = self.resolve
         for rec in self.moves:
-            self.resolve(rec)
+            if rec.state != _RESOLVED:
+                resolve(rec)
         for rec in self.supps:
-            if rec.kind == "S":
-                self.resolve(rec)
+            if rec.kind == "S" and rec.state != _RESOLVED:
+                resolve(rec)
         for rec in self.convs:
-            if rec.kind == "C":
-                self.resolve(rec)
+            if rec.kind == "C" and rec.state != _RESOLVED:
+                resolve(rec)
         return self._outcome()
 
     def resolve(self, rec: _Rec) -> bool:
+        """Kruijswijk's resolve: the decision of ``rec``, guessing both ways when it
+        depends on itself."""
         st = rec.state
         if st == _RESOLVED:
             return rec.res
@@ -375,7 +579,7 @@ class _Movement:
         deps = self.deps
         old = len(deps)
         rec.res, rec.state = False, _GUESSING
-        first = self._decide(rec)
+        first = _DECIDE[rec.kind](self, rec)
         if len(deps) == old:
             if rec.state != _RESOLVED:
                 rec.res, rec.state = first, _RESOLVED
@@ -388,7 +592,7 @@ class _Movement:
             r.state = _UNRESOLVED
         del deps[old:]
         rec.res, rec.state = True, _GUESSING
-        second = self._decide(rec)
+        second = _DECIDE[rec.kind](self, rec)
         if first == second:
             for r in deps[old:]:
                 r.state = _UNRESOLVED
@@ -399,6 +603,7 @@ class _Movement:
         return self.resolve(rec)
 
     def _backup(self, old: int) -> None:
+        """Settle a cycle of decisions that both guesses satisfy (``deps[old:]``)."""
         cycle = list(dict.fromkeys(self.deps[old:]))
         del self.deps[old:]
         if any(r.kind == "C" for r in cycle):      # Szykman: disrupt the core's convoys
@@ -414,19 +619,14 @@ class _Movement:
                 else:
                     r.state = _UNRESOLVED
 
-    def _decide(self, rec: _Rec) -> bool:
-        if rec.kind == "M":
-            return self._move(rec)
-        if rec.kind == "S":
-            return self._support(rec)
-        return self._convoy(rec)
-
     def _path(self, rec: _Rec) -> bool:
+        """A move has a path: it goes by land, or a chain of fleets not dislodged
+        carries it."""
         if not rec.convoyed:
             return True
         geo, route = self.geo, rec.route
-        goal = geo.shore.get(rec.dest, frozenset())
-        todo = [f for f in route if f in geo.shore.get(rec.prov, ())]
+        goal = geo.shore.get(rec.dest, _NOWHERE)
+        todo = [f for f in route if f in geo.shore.get(rec.prov, _NOWHERE)]
         seen = set(todo)
         while todo:
             f = todo.pop()
@@ -441,64 +641,71 @@ class _Movement:
         return False
 
     def _given(self, rec: _Rec, exclude_power: str | None = None) -> int:
+        """Supports given to ``rec`` that are not cut, not counting those of
+        ``exclude_power`` (DATC 6.D.28: no help to dislodge one's own unit)."""
         n = 0
         for s in rec.supports:
-            if s.power != exclude_power and self.resolve(s):
+            if s.power != exclude_power and (s.res if s.state == _RESOLVED else self.resolve(s)):
                 n += 1
         return n
 
-    def _hold_strength(self, prov: str) -> int:
-        rec = self.recs.get(prov)
-        if rec is None:
-            return 0
-        if rec.kind == "M" and not rec.void:
-            return 0 if self.resolve(rec) else 1
-        return 1 + self._given(rec)
-
-    def _attack(self, rec: _Rec) -> int:
-        if not self._path(rec):
-            return 0
-        d = self.recs.get(rec.dest)
-        if d is None or (rec.h2h is None and d.kind == "M" and not d.void and self.resolve(d)):
-            return 1 + self._given(rec)
-        if d.power == rec.power:
-            return 0
-        return 1 + self._given(rec, exclude_power=d.power)
-
     def _prevent(self, rec: _Rec) -> int:
-        if not self._path(rec):
+        """Prevent strength: what a move opposes to others into its destination."""
+        if rec.convoyed and not self._path(rec):
             return 0
         if rec.h2h is not None and self.resolve(rec.h2h):
             return 0
         return 1 + self._given(rec)
 
     def _move(self, rec: _Rec) -> bool:
-        attack = self._attack(rec)
-        if attack == 0:
+        """The move succeeds: its attack strength beats the hold strength of the
+        destination (or, head to head, the defend strength of the unit there) and
+        the prevent strength of every other move into it."""
+        # attack strength: none without a path, or against a unit of its own power
+        # that stays; supports of the defender's power do not count (DATC 6.D.28)
+        if rec.convoyed and not self._path(rec):
             return False
-        if rec.h2h is not None:
+        d = self.recs.get(rec.dest)
+        if d is None or (rec.h2h is None and d.kind == "M" and self.resolve(d)):
+            attack = 1 + self._given(rec) if rec.supports else 1
+        elif d.power == rec.power:
+            return False
+        else:
+            attack = 1 + self._given(rec, d.power) if rec.supports else 1
+        if rec.h2h is not None:             # defend strength
             if attack <= 1 + self._given(rec.h2h):
                 return False
-        elif attack <= self._hold_strength(rec.dest):
-            return False
-        for other in self.moves_into[rec.dest]:
-            if other is not rec and attack <= self._prevent(other):
+        elif d is not None:                 # hold strength: 0 if the unit there moves away
+            if d.kind == "M":
+                if not self.resolve(d) and attack <= 1:
+                    return False
+            elif attack <= (1 + self._given(d) if d.supports else 1):
                 return False
+        rivals = self.moves_into[rec.dest]
+        if len(rivals) > 1:
+            for other in rivals:
+                if other is not rec and attack <= self._prevent(other):
+                    return False
         return True
 
     def _support(self, rec: _Rec) -> bool:
+        """The support is not cut: no unit of another power attacks the supporter
+        (with a path) from elsewhere than where the support goes, and the unit
+        there does not dislodge it (DATC 6.D)."""
         into = rec.into or rec.target
-        for m in self.moves_into.get(rec.prov, ()):
+        attackers = self.moves_into.get(rec.prov, ())
+        for m in attackers:
             if m.power == rec.power or m.prov == into:
                 continue
             if self._path(m):
                 return False
-        for m in self.moves_into.get(rec.prov, ()):
+        for m in attackers:
             if m.power != rec.power and m.prov == into and self.resolve(m):
                 return False
         return True
 
     def _convoy(self, rec: _Rec) -> bool:
+        """The convoying fleet is not dislodged."""
         for m in self.moves_into.get(rec.prov, ()):
             if self.resolve(m):
                 return False
@@ -506,54 +713,67 @@ class _Movement:
 
     # ---- the outcome ---------------------------------------------------------------
     def _outcome(self) -> MovementOutcome:
+        """The board after the phase and one :class:`Result` per results entry. A
+        decision that went against a move makes it BOUNCED, or DISRUPTED when no
+        convoy got it there; against a support CUT; against a convoy DISRUPTED."""
         recs, lp = self.recs, self.lp
-        moved = [r for r in self.moves if r.res]
         units = dict(self.pos.units)
-        for r in moved:
-            del units[r.prov]
         winners: dict[str, _Rec] = {}
-        for r in moved:
-            winners[r.dest] = r
-            units[r.dest] = Unit(r.power, r.unit.type, r.dest_loc)
         contested = set()
         for r in self.moves:
-            # a standoff leaves the province contested; losing a head-to-head does not (DATC 6.H.9)
-            if not r.res and (not r.convoyed or self._path(r)) and not (r.h2h is not None and r.h2h.res):
-                contested.add(r.dest)
-        contested.difference_update(units)
+            if r.res:
+                del units[r.prov]
+                winners[r.dest] = r
+            elif r.convoyed and not self._path(r):
+                r.outcome, r.reason = FAILS, DISRUPTED
+            else:
+                r.outcome, r.reason = FAILS, BOUNCED
+                if r.h2h is None or not r.h2h.res:
+                    contested.add(r.dest)   # a standoff; losing a head-to-head is not one (DATC 6.H.9)
+        for r in self.supps:
+            if not r.res and r.kind == "S":
+                r.outcome, r.reason = FAILS, CUT
+        for r in self.convs:
+            if not r.res and r.kind == "C":
+                r.outcome, r.reason = FAILS, DISRUPTED
+        beaten: list[tuple[_Rec, _Rec]] = []     # (unit dislodged, the move that did it)
+        for dest, r in winners.items():
+            units[dest] = _new_tuple(Unit, (r.power, r.unit.type, r.dest_loc))
+            loser = recs.get(dest)
+            if loser is not None and not (loser.kind == "M" and loser.res):
+                beaten.append((loser, r))
+        if contested:
+            contested.difference_update(units)
         dislodged: dict[str, DislodgedUnit] = {}
-        beaten: set[str] = set()
-        for p, attacker in winners.items():
-            r = recs.get(p)
-            if r is None or (r.res and r.kind == "M" and not r.void):
-                continue
-            beaten.add(p)
+        for r, attacker in beaten:
+            p = r.prov
             origin = None if attacker.convoyed else attacker.prov
-            adj = self.map.army_adj.get(p, ()) if r.unit.type == "A" else self.map.fleet_adj.get(r.unit.location, ())
+            u = r.unit
+            adj = self.map.army_adj.get(p, ()) if u.type == "A" else self.map.fleet_adj.get(u.location, ())
             opts = tuple(sorted(loc for loc in adj if lp[loc] not in units and lp[loc] != origin
                                 and lp[loc] not in contested))
             if opts:
-                dislodged[p] = DislodgedUnit(r.unit, origin, opts)
-        results = self.results
-        for r in recs.values():
-            if r.result_at < 0:
-                r.result_at = len(results)
-                results.append([r.power, Hold(r.unit.type, r.unit.location), SUCCEEDS, NO_ORDER, r])
-        out: list[Result] = []
-        new = tuple.__new__
-        for i, (power, order, outcome, reason, r) in enumerate(results):
-            if r is None or r.result_at != i:
-                out.append(new(Result, (power, order, outcome, reason, False, False)))
-                continue
-            if outcome == SUCCEEDS and r.kind != "H" and not r.res:
-                outcome = FAILS
-                if r.kind == "M":
-                    reason = DISRUPTED if r.convoyed and not self._path(r) else BOUNCED
-                else:
-                    reason = CUT if r.kind == "S" else DISRUPTED
-            disl = r.prov in beaten
-            out.append(new(Result, (power, order, outcome, reason, disl, disl and r.prov not in dislodged)))
+                dislodged[p] = _new_tuple(DislodgedUnit, (u, origin, opts))
+        new, results = _new_tuple, self.results
+        out = [new(Result, (r.power, r.order, r.outcome, r.reason, False, False)) for r in results]
+        for r, _ in beaten:             # dislodged; destroyed if it has no retreat
+            out[results.index(r)] = new(Result, (r.power, r.order, r.outcome, r.reason, True,
+                                                 r.prov not in dislodged))
         ph = self.pos.phase
         next_phase = ph[:-1] + "R" if ph.endswith("M") else ph
         newpos = Position(next_phase, units, dict(self.pos.sc_owners), dislodged)
         return MovementOutcome(newpos, out, frozenset(contested))
+
+
+# the decision of a record, by its kind (a void or illegal order, "H", has none)
+_DECIDE = {"M": _Movement._move, "S": _Movement._support, "C": _Movement._convoy}
+
+
+def _refusal(power: str, prov: str, unit: Unit | None) -> str:
+    """Why an order of ``power`` for the unit in ``prov`` (``unit``, or None there)
+    is ILLEGAL: no unit, another power's, or not the type the order says (DATC 4.E.1)."""
+    if unit is None:
+        return f"there is no unit in {prov}"
+    if unit.power != power:
+        return f"the unit in {prov} belongs to {unit.power}"
+    return f"the unit in {prov} is {'an army' if unit.type == 'A' else 'a fleet'}"

@@ -47,7 +47,7 @@ class Position:
         units = {}
         for power, ulist in game_map.start.units.items():
             for t, loc in ulist:
-                units[province_of(loc)] = Unit(power, t, loc)
+                units[game_map.loc_province.get(loc) or province_of(loc)] = Unit(power, t, loc)
         return cls(game_map.start.phase, units, dict(game_map.start.sc_owners))
 
     def units_of(self, power: str) -> list[Unit]:
