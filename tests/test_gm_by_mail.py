@@ -101,8 +101,38 @@ def test_deadline_commands_and_pause(judge):
     assert judge.game()["schedule"]["deadline"] == datetime(2025, 1, 12, 18, tzinfo=UTC).isoformat()
     out = to(judge.mail(addr("France"), "SIGNON g pw-france\nEXTEND 1d\n"))
     assert "only the GM may do that" in out[addr("France")][0]
-    out = to(judge.mail(GM, "SIGNON g gmsecret\nSET DEADLINE yesterday\n"))
-    assert "refused:" in out[GM][0] and "not a date" in out[GM][0]
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nSET DEADLINE 2025-01-01 18:00\n"))
+    assert "refused: the new deadline must be in the future" in out[GM][0]
+
+
+@pytest.mark.parametrize("line", ["SET DEADLINE 2024-13-01 10:00", "SET DEADLINE 2025-01-10 25:00",
+                                  "SET DEADLINE yesterday", "SET DEADLINE", "设置截止 2025-02-30", "START 10/01"])
+def test_a_time_the_judge_cannot_read_gets_the_form_to_write_in_the_readers_language(judge, line):
+    deadline = judge.game()["schedule"]["deadline"]
+    command = "START" if line.startswith("START") else "SET DEADLINE"
+    text = to(judge.mail(GM, f"SIGNON g gmsecret\n{line}\n"))[GM][0]
+    written = line.removeprefix(command).removeprefix("设置截止").strip()
+    said = f'cannot read the date "{written}"' if written else "no date given"
+    assert f"Error: {said}: write it as {command} 2025-01-08 20:00 (in the game's time zone, UTC) " \
+           f"or with an offset from UTC, as {command} 2025-01-08T20:00+00:00." in text
+    for raw in ("must be in", "out of range", "isoformat", "refused"):
+        assert raw not in text
+    text = to(judge.mail(GM, f"SIGNON g gmsecret\nSET LANGUAGE zh-hans\n{line}\n"))[GM][0]
+    said = f"无法读取日期“{written}”" if written else "没有写日期"
+    assert f"错误：{said}：请写成 {command} 2025-01-08 20:00（按游戏的时区 UTC），" \
+           f"或注明与 UTC 的时差：{command} 2025-01-08T20:00+00:00。" in text
+    assert judge.game()["schedule"]["deadline"] == deadline
+
+
+def test_an_absence_date_the_judge_cannot_read_shows_the_form_in_the_game_time_zone(judge):
+    judge.mail(GM, "SIGNON g gmsecret\nSET timezone=Asia/Shanghai\n")
+    text = to(judge.mail(addr("Italy"), "SIGNON g pw-italy\nSET ABSENCE FROM 2025-01-07 TO 2025-02-30\n"))
+    assert 'Error: cannot read the date "2025-02-30": write it as SET ABSENCE FROM 2025-01-08 TO 2025-01-12 ' \
+           "(in the game's time zone, Asia/Shanghai)." in text[addr("Italy")][0]
+    text = to(judge.mail(addr("Italy"), "SIGNON g pw-italy\nSET LANGUAGE zh-hant\nSET ABSENCE FROM 7/1 TO 9/1\n"))
+    assert "錯誤：無法讀取日期「7/1」：請寫成 SET ABSENCE FROM 2025-01-08 TO 2025-01-12（按遊戲的時區 Asia/Shanghai）。" \
+        in text[addr("Italy")][0]
+    assert judge.game()["schedule"]["absences"] == {}
 
 
 def test_process_rollback_and_settings(judge):
@@ -313,3 +343,38 @@ def test_cli_end_is_mailed_and_the_daemon_is_told_at_once(judge, tmp_path, capsy
     assert main(["game", "passive", "g", "Italy", "2", "--data", str(tmp_path)]) == 0
     mails = judge.work("notices", game="")
     assert len(mails) == 8 and "fined 2 points" in to(mails)[GM][0]
+
+
+def test_a_game_by_mail_ends_in_an_alliance_victory_and_everyone_gets_the_scores(judge):
+    """Issue 5, done when: a game by mail ends by an alliance victory (RULES.md §4 b)
+    and everyone receives the final scores (Appendix 2: SCs, +6 per ally, 2000k coins).
+    England and France hold 17 SCs between them in Fall 1901; the French army in
+    Burgundy takes Munich, the 18th; after the Fall the alliance has won."""
+    from judge.game import Game
+    from judge.rules.position import Position, Unit
+
+    judge.mail(GM, "SIGNON g gmsecret\nSET alliance=18\n")
+    judge.mail(addr("France"), "SIGNON g pw-france\nALLY England\n")
+    judge.mail(addr("England"), "SIGNON g pw-england\n同盟 法国\n")   # ALLY France, in Chinese
+    game = Game.from_dict(judge.game())
+    owners = dict(game.position.sc_owners)
+    for sc in ("bel", "hol", "den", "nwy", "spa", "por"):
+        owners[sc] = "England" if sc in ("bel", "hol", "den", "nwy") else "France"
+    for sc in ("swe", "kie", "ber", "tun", "gre"):     # 6 home + 6 above + these 5 = 17
+        owners[sc] = "England"
+    units = {p: u for p, u in game.position.units.items() if u.power not in ("Germany",)}
+    units["bur"] = Unit("France", "A", "bur")
+    units["ruh"] = Unit("France", "A", "ruh")
+    game.position = Position("F1901M", units, owners)
+    with judge.store.transaction() as tx:
+        tx.put("games", "g", game.to_dict())
+    assert sum(1 for p in owners.values() if p in ("England", "France")) == 17
+    judge.mail(addr("France"), "SIGNON g pw-france\nA Bur - Mun\nA Ruh S A Bur - Mun\n")
+    mails = judge.mail(GM, "SIGNON g gmsecret\nPROCESS\n")
+    over = [m for m in mails if m["Subject"].startswith("Diplomacy game over")]
+    assert {str(m["To"]) for m in over} == {addr(p) for p in POWERS} | {GM}
+    report = to(over)[addr("Russia")][0]
+    assert "England" in report and "France" in report and "alliance" in report.lower()
+    assert "+6" in report and "2000k" in report
+    ending = judge.game()["ending"]["result"]
+    assert ending["kind"] == "alliance" and sorted(ending["sides"][0]) == ["England", "France"]
