@@ -56,3 +56,35 @@ def test_the_banner_example_mail_is_new_each_time(tmp_path):
 def test_the_default_data_folder_is_not_committed():
     ignored = (README.parent / ".gitignore").read_text(encoding="utf-8").splitlines()
     assert Config().judge.data_dir + "/" in ignored
+
+
+def readme_mails() -> list[str]:
+    """The mails of the README's user guide: its fenced blocks without a language."""
+    blocks, lang, lines = [], None, []
+    for line in README.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("```"):
+            lines.append(line)
+        elif lang is None:                  # an opening fence, ```sh or ```
+            lang, lines = line[3:], []
+        else:
+            if not lang:
+                blocks.append("\n".join(lines) + "\n")
+            lang = None
+    return blocks
+
+
+def test_the_readme_guide_mails_are_all_understood(tmp_path):
+    mails = readme_mails()
+    [create] = [m for m in mails if m.startswith("CREATE ")]
+    english = [m for m in mails if m.startswith(("JOIN ", "SIGNON "))]
+    chinese = [m for m in mails if m.startswith(("加入 ", "登录 "))]
+    assert len(english) == 3 and len(chinese) == 3
+    for folder, player, bodies in (("en", "fr@x.org", english), ("zh", "wang@x.org", chinese)):
+        (tmp_path / folder).mkdir()
+        judge = Judge(tmp_path / folder)
+        judge.text("gm@x.org", create)
+        texts = [judge.text(player, body) for body in bodies]
+        for text in texts:
+            for refusal in ("Error:", "Not taken", "错误：", "未被接受"):
+                assert refusal not in text, text
+        assert ("A Par - Bur" if folder == "en" else "巴黎陆军移动到勃艮第") in texts[1]

@@ -82,10 +82,18 @@ def start(game, now: datetime, deadline: datetime | None = None) -> list[Notice]
     if running(game):
         raise GameError(f"game {game.name} has started already")
     open_phase(game, now, deadline)
-    return [Notice("started", EVERYONE, {"game": game.name, "map": game.map_name,
-                                         "phase": str(game.phase), "deadline": game.schedule.deadline,
-                                         "timezone": game.settings.deadlines.timezone},
-                   f"{game.name}:{game.phase}:started")]
+    return [started_notice(game)]
+
+
+def started_notice(game) -> Notice:
+    """The notice telling everyone (players, observers, the GM) that ``game``
+    has started: its phase and first deadline (UTC) with the game's time zone.
+    :func:`start` sends it; so does the mail handler when the last power is
+    taken in a game whose clock ran already from ``CREATE ... deadline=``."""
+    return Notice("started", EVERYONE, {"game": game.name, "map": game.map_name,
+                                        "phase": str(game.phase), "deadline": game.schedule.deadline,
+                                        "timezone": game.settings.deadlines.timezone},
+                  f"{game.name}:{game.phase}:started")
 
 
 def ready(game) -> bool:

@@ -73,7 +73,7 @@ from ..game.setting_text import change_settings, describe_settings
 from ..game.press import is_press_start
 from ..game.roster import record_change
 from ..game.nmr import took_over
-from ..game.turns import EVERYONE, open_phase, running, start
+from ..game.turns import open_phase, running, start, started_notice
 from ..maps import load_map, load_names
 from ..notation.format import format_order
 from ..notation.lexicon import clean_line
@@ -145,11 +145,11 @@ _ZH = {
     "resume": ("恢复", "恢復"),
     "process": ("结算", "結算"),
     "rollback": ("回退", "回滚", "回滾"),
-    "ally": ("结盟", "結盟"),
-    "unally": ("解除结盟", "解除結盟"),
-    "draw": ("和局",),
-    "nodraw": ("取消和局",),
-    "concede": ("认输", "認輸"),
+    "ally": ("结盟", "結盟", "同盟", "联盟", "聯盟"),
+    "unally": ("解除结盟", "解除結盟", "解除同盟", "解除联盟", "解除聯盟"),
+    "draw": ("和局", "平局"),
+    "nodraw": ("取消和局", "取消平局"),
+    "concede": ("认输", "認輸", "投降"),
     "history": ("历史", "歷史"),
     "summary": ("概要", "摘要"),
     "map": ("地图", "地圖"),
@@ -646,7 +646,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             if not running(game):
                 s.notices += start(game, s.now)        # every power is taken: the clock starts
             elif not game.history and all(c.event == "joined" for c in game.roster):
-                s.notices.append(_started(game))       # the clock ran from CREATE: tell everyone all the same
+                s.notices.append(started_notice(game))       # the clock ran from CREATE: tell everyone all the same
         s.results.append({"kind": "joined", "line": cmd.line, "game": game.name, "map": game.map_name,
                           "power": power, "free": left, "started": not left,
                           "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone})
@@ -865,11 +865,3 @@ def _time_args(args: list[str]) -> list[str]:
         else:
             out.append(a)
     return out
-
-
-def _started(game: Game) -> Notice:
-    """The notice of :func:`judge.game.turns.start` for a game whose clock runs already."""
-    return Notice("started", EVERYONE, {"game": game.name, "map": game.map_name, "phase": str(game.phase),
-                                        "deadline": game.schedule.deadline,
-                                        "timezone": game.settings.deadlines.timezone},
-                  f"{game.name}:{game.phase}:started")

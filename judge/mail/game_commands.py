@@ -38,22 +38,38 @@ _DATE = re.compile(r"^(\d{4}-\d\d-\d\d)(?:[T ](\d\d?:\d\d))?$")
 
 
 def read_time(text: str, tz: str, end_of_day: bool = False) -> datetime:
-    """``2025-04-01``, ``2025-04-01 18:00`` or ISO 8601 with an offset -> UTC.
-    A date alone is its first moment, or with ``end_of_day`` the first moment of
-    the next day. ValueError otherwise."""
+    """``2025-04-01``, ``2025-04-01 18:00`` (local time in zone ``tz``) or ISO
+    8601 with an offset (``2025-04-01T18:00+08:00``) -> UTC. A date alone is
+    its first moment, or with ``end_of_day`` the first moment of the next day.
+    ValueError (with a sentence, never Python's own words) for anything else,
+    a month 13 or an hour 25 included."""
     text = text.strip()
     m = _DATE.match(text)
-    if m:
-        day = datetime.fromisoformat(m.group(1))
-        if m.group(2):
-            h, mi = m.group(2).split(":")
-            return local_to_utc(day.replace(hour=int(h), minute=int(mi)), zone_of(tz))
-        return local_to_utc(day + timedelta(days=1 if end_of_day else 0), zone_of(tz))
     try:
+        if m:
+            day = datetime.fromisoformat(m.group(1))
+            if m.group(2):
+                h, mi = m.group(2).split(":")
+                return local_to_utc(day.replace(hour=int(h), minute=int(mi)), zone_of(tz))
+            return local_to_utc(day + timedelta(days=1 if end_of_day else 0), zone_of(tz))
         when = datetime.fromisoformat(text)
     except ValueError:
         raise ValueError(f"{text!r} is not a date such as 2025-04-01 or 2025-04-01 18:00") from None
     return local_to_utc(when, zone_of(tz)) if when.tzinfo is None else when.astimezone(zone_of("UTC"))
+
+
+def time_examples(command: str, tz: str, now: datetime) -> dict[str, str | None]:
+    """How to write a time for ``command`` (``SET DEADLINE``, ``START``,
+    ``SET ABSENCE``), with dates two days after ``now`` (UTC) in zone ``tz``:
+    ``{"example": local form, "example_offset": the same with its UTC offset,
+    or None for SET ABSENCE (whole days)}``."""
+    local = (now.astimezone(zone_of(tz)) + timedelta(days=2)).replace(hour=20, minute=0, second=0, microsecond=0)
+    day = local.date().isoformat()
+    if command == "SET ABSENCE":
+        return {"example": f"SET ABSENCE FROM {day} TO {(local + timedelta(days=4)).date().isoformat()}",
+                "example_offset": None}
+    offset = local.isoformat(timespec="minutes")
+    return {"example": f"{command} {day} 20:00", "example_offset": f"{command} {offset}"}
 
 
 class GameCommands:
@@ -71,6 +87,17 @@ class GameCommands:
             self._error(s, cmd.line, "gm_only")
             return None
         return s.game
+
+    def _time(self, s, cmd, text: str, command: str, end_of_day: bool = False) -> datetime | None:
+        """``text`` read as a time in the game's zone (:func:`read_time`), or
+        None after an error line in the reader's language that shows how to
+        write it for ``command``."""
+        tz = s.game.settings.deadlines.timezone
+        try:
+            return read_time(text, tz, end_of_day)
+        except ValueError:
+            self._error(s, cmd.line, "bad_time", text=text.strip(), timezone=tz, **time_examples(command, tz, s.now))
+            return None
 
     def _refused(self, s, cmd, e: Exception) -> None:
         self._error(s, cmd.line, "refused", reason=str(e))
@@ -145,9 +172,11 @@ class GameCommands:
             return self._error(s, cmd.line, "usage", usage="SET ABSENCE FROM 2025-04-01 TO 2025-04-05")
         a, b = words.index("FROM"), words.index("TO")
         tz = game.settings.deadlines.timezone
+        start = self._time(s, cmd, " ".join(cmd.args[a + 1:b]), "SET ABSENCE")
+        end = start and self._time(s, cmd, " ".join(cmd.args[b + 1:]), "SET ABSENCE", end_of_day=True)
+        if end is None:
+            return
         try:
-            start = read_time(" ".join(cmd.args[a + 1:b]), tz)
-            end = read_time(" ".join(cmd.args[b + 1:]), tz, end_of_day=True)
             moved = nmr.set_absence(game, s.power, start, end, s.now)
         except (ValueError, GameError) as e:
             return self._refused(s, cmd, e)
@@ -183,16 +212,17 @@ class GameCommands:
         self._gm_done(s, cmd, game, action, notices, **extra)
 
     def _set_deadline(self, s, cmd) -> None:
-        def run(game):
-            return master.set_deadline(game, read_time(" ".join(cmd.args), game.settings.deadlines.timezone),
-                                       s.now), {}
-        self._gm_command(s, cmd, "deadline", run)
+        when = self._as_gm(s, cmd) and self._time(s, cmd, " ".join(cmd.args), "SET DEADLINE")
+        if when:
+            self._gm_command(s, cmd, "deadline", lambda game: (master.set_deadline(game, when, s.now), {}))
 
     def _start(self, s, cmd) -> None:
-        def run(game):
-            when = read_time(" ".join(cmd.args), game.settings.deadlines.timezone) if cmd.args else None
-            return turns.start(game, s.now, when), {}
-        self._gm_command(s, cmd, "start", run)
+        when = None
+        if cmd.args:
+            when = self._as_gm(s, cmd) and self._time(s, cmd, " ".join(cmd.args), "START")
+            if not when:
+                return
+        self._gm_command(s, cmd, "start", lambda game: (turns.start(game, s.now, when), {}))
 
     def _extend(self, s, cmd) -> None:
         def run(game):

@@ -1,0 +1,74 @@
+"""HELP lists every mail command the judge reads, and nothing else: the
+command tables of :mod:`judge.mail.commands` (with the GM's rulings of
+:mod:`judge.mail.end_commands`) and the press words of :mod:`judge.game.press`
+against ``templates/<lang>/parts/help.txt``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from judge.game import press
+from judge.mail import commands
+from judge.mail.commands import read_command
+from test_mail_commands import Judge
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+PRESS_EN = ("PRESS", "BROADCAST", "ENDPRESS", "GREY")
+PRESS_ZH = (press._PRESS, press._BROADCAST, press._TO, press._GREY, press._END)
+# capitals in the English HELP that are not command words: what the commands take
+ARGUMENTS = {"GAME", "PASSWORD", "POWER", "POWERS", "PHASE", "DATE", "TIME", "NEW", "ADDRESS", "FINE",
+             "FROM", "TO", "GM", "BEST", "STRATEGY", "DIPLOMACY", "NONE", "SIGN", "ON", "OFF", "SVG"}
+
+
+def help_text(lang: str) -> str:
+    return (TEMPLATES / lang / "parts" / "help.txt").read_text(encoding="utf-8")
+
+
+def simplified(word: str) -> bool:
+    """Written with characters GB2312 has: the form a simplified-Chinese HELP shows."""
+    try:
+        word.encode("gb2312")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hans", "zh-hant"])
+def test_help_names_every_english_command_word(lang):
+    text = help_text(lang)
+    missing = [w for w in list(commands._EN) + list(PRESS_EN) if not re.search(rf"\b{w}\b", text)]
+    missing += [f"SET {w}" for w in commands._EN_SET if not re.search(rf"\bSET {w}\b", text)]
+    if "SET key=value" not in text and "SET 设置=值" not in text and "SET 設定=值" not in text:
+        missing.append("SET key=value")
+    assert missing == []
+
+
+def test_the_english_help_names_no_command_the_judge_does_not_read():
+    known = set(commands._EN) | set(commands._EN_SET) | {"SET"} | set(PRESS_EN) | ARGUMENTS
+    assert sorted(set(re.findall(r"\b[A-Z]{2,}\b", help_text("en"))) - known) == []
+    for word in re.findall(r"^  ([A-Z]+)\b", help_text("en"), re.M):     # each entry's first word
+        assert word == "SET" or read_command(f"{word} x") or press.is_press_start(f"{word} x"), word
+
+
+def test_the_chinese_helps_name_every_chinese_command_word():
+    """A word in GB2312's characters belongs in the simplified HELP, any other
+    in the traditional one; each command shows at least one word in both."""
+    hans, hant = help_text("zh-hans"), help_text("zh-hant")
+    groups = {name: words for name, words in commands._ZH.items()}
+    groups.update({f"press{i}": tuple(w for w in words if not w.isascii()) for i, words in enumerate(PRESS_ZH)})
+    missing = []
+    for name, words in groups.items():
+        missing += [(name, w) for w in words if w not in (hans if simplified(w) else hant)]
+        missing += [(name, lang) for lang, text in (("zh-hans", hans), ("zh-hant", hant))
+                    if not any(w in text for w in words)]
+    assert missing == []
+
+
+def test_help_by_mail_in_each_language(tmp_path):
+    judge = Judge(tmp_path)
+    assert "AWARD [BEST] STRATEGY|DIPLOMACY POWER|NONE" in judge.text("a@x.org", "HELP")
+    assert "判定消极/消极 PASSIVE 国家 罚分|无/NONE" in judge.text("a@x.org", "帮助")
+    assert "結束遊戲/終局 END [和局/DRAW] [國家]" in judge.text("b@x.org", "幫助")
