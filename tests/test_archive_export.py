@@ -65,6 +65,33 @@ def test_export_keeps_secrets_out():
     assert game.orders["France"] and "orders" not in json.loads(text)["current"]
 
 
+def test_a_running_game_has_no_result_and_no_scores():
+    data = exported(sample_game())
+    assert data["result"] is None and data["scores"] is None
+
+
+def test_a_finished_game_exports_its_result_and_scores():
+    """RULES.md §4-5: a draw the players voted, scored by draw size."""
+    game = Game.create("drawn", now=T0, seed=1, settings=Settings.from_dict({"scoring": {"system": "dss"}}))
+    game.process(T0 + timedelta(days=1))
+    for power in game.survivors():
+        game.draw(power, T0 + timedelta(days=2))
+    data = exported(game)
+    assert data["result"] == {
+        "kind": "draw", "sides": [list(game.map.powers)], "winners": sorted(game.map.powers),
+        "shared": False, "reason": data["result"]["reason"], "phase": "F1901M",
+        "at": "2025-03-03T12:00:00+00:00"}
+    assert data["current"]["phase"] == data["result"]["phase"]
+    assert set(data["scores"]) == set(game.map.powers)
+    assert data["scores"]["France"]["points"] == pytest.approx(100 / 7)
+    assert data["scores"]["France"]["items"][0]["code"] == "share"
+    assert check_export(data) == []
+    assert json.dumps(export_game(game)) == json.dumps(export_game(Game.from_dict(game.to_dict())))  # stable
+    wrong = copy.deepcopy(data)
+    wrong["result"]["phase"] = "S1901M"
+    assert check_export(wrong) == ["F1901M: the result says the game ended in S1901M"]
+
+
 def test_replaying_the_export_reproduces_every_position():
     assert check_export(exported(sample_game())) == []
 

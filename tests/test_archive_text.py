@@ -94,3 +94,18 @@ def test_map_of_the_current_phase_and_of_a_past_one(game):
     assert 'class="unit army france dislodged" data-power="France" data-location="bur"' in retreat
     with pytest.raises(GameError):
         map_svg(game, "S1905M")
+
+
+def test_a_finished_game_says_it_is_over_in_its_summary():
+    from datetime import timedelta
+
+    from browser.sample import T0
+    ended = sample_game("ended")
+    ended.gm_end(T0 + timedelta(days=30), ["England", "France"])
+    summary = summary_text(ended)
+    assert summary.startswith("Game ended: over, ended in Fall 1902 Movement (F1902M); rules: datc.\n"
+                              "Game over (Draw): The game is drawn between England, France.\n")
+    assert "now Fall 1902" not in summary
+    assert summary_text(ended, "zh-hans").startswith(
+        "游戏 ended：已结束，结束于1902年秋季行动阶段（F1902M）；规则：datc。\n"
+        "游戏已结束（和局）：游戏以英国、法国和局结束。\n")

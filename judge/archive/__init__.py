@@ -4,8 +4,9 @@ Module map: ``views`` (what is shown, in one language), ``text`` (the mail
 answers ``HISTORY``, ``SUMMARY``, ``MAP``: :func:`history_text`,
 :func:`summary_text`, :func:`map_svg`), ``site`` (the web pages, served by
 :mod:`judge.web` or written by ``judge archive build``), ``export`` (the JSON
-export and its replay check), ``records`` (recorded games played as games),
-``i18n`` (languages and catalogues).
+export and its replay check), ``final`` (a finished game's result, final SCs
+and scores), ``records`` (recorded games played as games), ``i18n``
+(languages and catalogues).
 """
 
 from .export import check_export, export_game

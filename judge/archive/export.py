@@ -15,10 +15,26 @@ Shape (``"format": "judge-archive/1"``)::
                               "dislodged", "destroyed"}],
                  "position_after": ..., "sc_counts": {power: n},
                  "random_seed": str or null}, ...],
-     "current": {"phase", "position", "sc_counts"}}
+     "current": {"phase", "position", "sc_counts"},
+     "result": null while the game runs, else
+               {"kind": "solo" | "alliance" | "most_centres_at_phase" |
+                        "most_centres_at_time" | "draw" | "concession",
+                "sides": [[power, ...], ...]   winning sides (a draw: one side, its members),
+                "winners": [power, ...]        every power of the sides, sorted,
+                "shared": bool                 more than one side shares the win,
+                "reason": English sentence,
+                "phase": the phase the game ended in (the current phase; never adjudicated),
+                "at": ISO 8601 UTC},
+     "scores": null while the game runs, else
+               {power: {"points": number, "coins": int (thousands),
+                        "items": [{"code", "points", "coins"}]}}}
 
 Positions, orders and results use the storage codec's forms
 (:mod:`judge.game.codec`); SC ownership is each position's ``sc_owners``.
+``result`` and ``scores`` are those of the end-of-game mail
+(:func:`judge.game.final_report.final_data`, ``RULES.md`` §4-5): scores under
+the game's ``settings.scoring.system``, with the GM's passive rulings and the
+awards given so far.
 Orders of the current phase and password hashes are never exported; player
 addresses are shortened (:func:`~judge.archive.views.public_address`).
 """
@@ -28,6 +44,7 @@ from __future__ import annotations
 from ..game import Game
 from ..game.codec import (order_from_dict, position_from_dict, position_to_dict,
                           result_to_dict, time_to_str)
+from ..game.final_report import final_data
 from ..game.game import ADJUSTMENT_ORDERS, MOVEMENT_ORDERS
 from ..game.resolve import remove_units
 from ..game.settings import Settings
@@ -49,6 +66,7 @@ PHASE_ORDERS = {"M": MOVEMENT_ORDERS, "R": (Retreat, Disband, Move), "A": ADJUST
 def export_game(game: Game) -> dict:
     """``game`` as JSON-ready data (see the module doc)."""
     names = names_of(game)
+    end = final_data(game) if game.finished else None
     return {
         "format": FORMAT, "game": game.name, "map": game.map_name, "rules": game.settings.rules,
         "settings": game.settings.to_dict(), "created": time_to_str(game.created),
@@ -68,6 +86,12 @@ def export_game(game: Game) -> dict:
         } for rec in game.history],
         "current": {"phase": game.position.phase, "position": position_to_dict(game.position),
                     "sc_counts": game.position.centre_counts()},
+        "result": None if end is None else {
+            "kind": end["result"]["kind"], "sides": end["result"]["sides"],
+            "winners": sorted({p for side in end["result"]["sides"] for p in side}),
+            "shared": end["result"]["shared"], "reason": end["result"]["reason"],
+            "phase": end["phase"], "at": time_to_str(end["at"])},
+        "scores": None if end is None else end["scores"],
     }
 
 
@@ -82,7 +106,8 @@ def check_export(data: dict) -> list[str]:
     phase, and the current one) is compared with the replayed one; after a
     difference the replay goes on from the exported position. In
     combined-order mode removals are made before builds (``RULES.md`` §3.5).
-    Returns one ``"S1901M: ..."`` line per difference, empty when the export
+    A finished game's ``result`` must name the current phase as the one it
+    ended in. Returns one ``"S1901M: ..."`` line per difference, empty when the export
     reproduces itself. Raises KeyError/ValueError for data that is not an export."""
     if data.get("format") != FORMAT:
         raise ValueError(f"not a {FORMAT} export")
@@ -103,6 +128,9 @@ def check_export(data: dict) -> list[str]:
                      f"{phase['phase']}: position after the phase")
     _reach(game_map, pos, position_from_dict(data["current"]["position"]), rules, out,
            f"{data['current']['phase']}: current position")
+    result = data.get("result")
+    if result is not None and result["phase"] != data["current"]["phase"]:
+        out.append(f"{data['current']['phase']}: the result says the game ended in {result['phase']}")
     return out
 
 

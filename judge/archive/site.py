@@ -5,8 +5,10 @@ Paths (no leading slash; the English pages have no prefix, the Chinese ones
 ``zh-hans/`` or ``zh-hant/``)::
 
     games/                      the list of games (also the site root "")
-    games/NAME/                 a game: powers, players, SC history, phases
+    games/NAME/                 a game: powers, players, SC history, phases; when
+                                it is over, the result, final SCs and scores
     games/NAME/S1901M/          one phase: map, orders and results, SCs, press
+                                (a finished game's last phase: the final position)
     games/NAME.json             the JSON export (:mod:`.export`), one for all languages
     static/archive.css|.js      style and arrow-key navigation
 
@@ -33,6 +35,7 @@ from ..notation.names import LANGS
 from ..render import load_geometry, render_svg
 from ..rules.phase import Phase
 from .export import export_game
+from .final import end_view
 from .i18n import LANG_LABELS, WEB_TEMPLATES, translations
 from .views import TIME_FORMAT, game_view, names_of, phase_view, phases
 
@@ -153,7 +156,9 @@ class Site:
         for name, doc in sorted(self.documents().items()):
             game = Game.from_dict(doc)
             view = game_view(game, lang)
+            end = end_view(game, lang)
             rows.append({"name": name, "title": view.title, "phases": len(game.history),
+                         "over": end.kind_label if end else None,
                          "last": game.history[-1].processed_at if game.history else None,
                          "counts": [(label, n) for (_p, label, _pl), n in zip(view.powers, view.years[-1].counts)
                                     if n]})
@@ -163,7 +168,7 @@ class Site:
         view = game_view(game, lang)
         current = phase_view(game, game.position.phase, lang)
         return self._html(path, lang, "game.html", game=view, power_rows=list(zip(view.powers, current.centres)),
-                          colours=load_geometry(game.map).colours)
+                          end=end_view(game, lang), colours=load_geometry(game.map).colours)
 
     def _phase_page(self, path: str, lang: str, game: Game, phase: str) -> Page:
         view = phase_view(game, phase, lang)
@@ -174,6 +179,7 @@ class Site:
                "next": order[i + 1] if i + 1 < len(order) else None,
                "index": i + 1, "count": len(order)}
         return self._html(path, lang, "phase.html", view=view, svg=Markup(svg), nav=nav,
+                          end=end_view(game, lang) if view.game_over else None,
                           colours=load_geometry(game.map).colours, game_name=game.name)
 
     def _not_found(self, path: str, lang: str) -> Page:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..game import Game, GameError
 from ..render import render_svg
 from ..rules.phase import Phase
+from .final import end_view
 from .i18n import check_lang, gettext
 from .views import (TIME_FORMAT, N_, PhaseView, game_view, join_list, names_of, phase_view,
                     player_label)
@@ -72,16 +73,21 @@ def phase_text(view: PhaseView) -> str:
 
 
 def summary_text(game: Game, lang: str = "en") -> str:
-    """The game in brief: rule profile and current phase, the players and
-    who played each power when (:attr:`Game.roster`), and the SC counts and
-    ownership at the start and after each year."""
+    """The game in brief: rule profile and current phase (or, when it is
+    over, the phase it ended in and the result), the players and who played
+    each power when (:attr:`Game.roster`), and the SC counts and ownership at
+    the start and after each year."""
     _ = gettext(check_lang(lang))
-    view = game_view(game, lang)
+    view, end = game_view(game, lang), end_view(game, lang)
     colon = ": " if lang == "en" else "："
     sep = ", " if lang == "en" else "，"
-    lines = [_("Game %(game)s: now %(title)s (%(phase)s); rules: %(rules)s.") % {
-        "game": game.name, "title": view.title, "phase": view.phase, "rules": view.rules}, "",
-        _("Players") + colon.rstrip()]
+    facts = {"game": game.name, "title": view.title, "phase": view.phase, "rules": view.rules}
+    if end:
+        lines = [_("Game %(game)s: over, ended in %(title)s (%(phase)s); rules: %(rules)s.") % facts,
+                 _("Game over (%(kind)s): %(result)s") % {"kind": end.kind_label, "result": end.sentence}]
+    else:
+        lines = [_("Game %(game)s: now %(title)s (%(phase)s); rules: %(rules)s.") % facts]
+    lines += ["", _("Players") + colon.rstrip()]
     lines += [f"{label}{colon}{player or _('(vacant)')}" for _p, label, player in view.powers]
     if game.roster:             # who played each power when
         labels_of = {p: label for p, label, _pl in view.powers}

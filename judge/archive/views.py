@@ -5,7 +5,9 @@ render these views, so both say the same.
 
 Every function takes ``lang`` (``"en"``, ``"zh-hans"``, ``"zh-hant"``; ValueError
 otherwise). Orders of a phase not yet adjudicated are secret: a view of the
-current phase shows its position only.
+current phase shows its position only. When the game is over the current
+phase is the one it ended in, never adjudicated (``PhaseView.game_over``);
+:mod:`.final` gives the end itself.
 """
 
 from __future__ import annotations
@@ -121,6 +123,9 @@ class PhaseView:
     random_seed: str | None = None
     press: tuple = ()
     """Public press of the phase: none yet (the game model keeps no press)."""
+    game_over: bool = False
+    """True for the phase a finished game ended in: its position is the final
+    one and its orders were never adjudicated."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +144,8 @@ class GameView:
     """A game's overview: ``powers`` ``[(power, label, player)]`` where player is
     a public form of the address of record or ``""`` (vacant); ``phases``
     ``[(phase, title)]``, adjudicated ones then the current one; ``years`` the SC
-    history."""
+    history; ``finished`` when the game is over (``phase`` is then the phase
+    it ended in)."""
 
     name: str
     lang: str
@@ -150,6 +156,7 @@ class GameView:
     phases: tuple[tuple[str, str], ...]
     years: tuple[YearRow, ...]
     created: datetime
+    finished: bool = False
 
 
 # ---- builders ------------------------------------------------------------------------
@@ -178,7 +185,8 @@ def phase_view(game: Game, phase: str, lang: str = "en") -> PhaseView:
             game=game.name, lang=lang, phase=wanted, title=phase_title(wanted, lang),
             adjudicated=False, processed_at=None, position=pos, after=pos, results=(), orders=(),
             dislodged=_dislodged(pos, names, lang), centres=centres, unowned=unowned,
-            sc_changed=False, adjustments=(), next_phase=wanted, next_title=phase_title(wanted, lang))
+            sc_changed=False, adjustments=(), next_phase=wanted, next_title=phase_title(wanted, lang),
+            game_over=game.finished)
     rec = game.record(wanted)
     after = rec.position_after
     centres, unowned = _centres(game, after, names, lang)
@@ -201,7 +209,7 @@ def game_view(game: Game, lang: str = "en") -> GameView:
     return GameView(game.name, lang, game.settings.rules, game.position.phase,
                     phase_title(game.position.phase, lang), powers,
                     tuple((ph, phase_title(ph, lang)) for ph in phases(game)),
-                    sc_history(game, lang), game.created)
+                    sc_history(game, lang), game.created, game.finished)
 
 
 def sc_history(game: Game, lang: str = "en") -> tuple[YearRow, ...]:
