@@ -88,7 +88,7 @@ def test_alliances_votes_and_a_concession_end_the_game(capsys, data):
     assert rc == 0 and "Italy ruled passive, fined 4 points. Phases without orders: none." in out
     rc, out, _ = judge(capsys, "game", "scores", "g", "--lang", "zh-hans", "--data", data)
     assert rc == 0 and "最佳战略奖：俄国" in out and "最佳外交奖：土耳其（由GM决定）" in out
-    assert "意大利：3个补给中心，-4分，0k币" in out
+    assert "意大利：3个资源点，-4分，0k币" in out
     game = stored(data)
     assert game.finished and game.ending.passive == {"Italy": 4}
 
@@ -115,4 +115,4 @@ def test_process_prints_the_final_report_when_the_game_ends(capsys, data):
     assert rc == 0 and "Next phase:" in out
     assert "The game ended after Fall 1901; Russia has the most supply centres (4) and wins." in out
     rc, out, _ = judge(capsys, "game", "scores", "g", "--lang", "zh-hant", "--tz", "Asia/Taipei", "--data", data)
-    assert rc == 0 and "遊戲在1901年秋季後結束；俄國擁有最多的補給中心（4個），獲勝。" in out
+    assert rc == 0 and "遊戲在1901年秋季後結束；俄國擁有最多的資源點（4個），獲勝。" in out

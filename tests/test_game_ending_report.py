@@ -64,12 +64,12 @@ def test_english(ended):
 
 def test_simplified_and_traditional_chinese(ended):
     hans = final_text(ended, "zh-hans")
-    assert "英国和法国联盟以20个补给中心共同获胜。" in hans
-    assert "法国：10个补给中心，16分，3200k币（补给中心 10、联盟获胜 +6、元首奖励 +2000k、最佳战略奖 +1200k）" in hans
+    assert "英国和法国联盟以20个资源点共同获胜。" in hans
+    assert "法国：10个资源点，16分，3200k币（资源点 10、联盟获胜 +6、元首奖励 +2000k、最佳战略奖 +1200k）" in hans
     assert "最佳外交奖：待GM决定" in hans and "幕僚不计分。" in hans
     assert "意大利：罗马陆军" in hans
     hant = final_text(ended, "zh-hant")
-    assert "英國和法國聯盟以20個補給中心共同獲勝。" in hant
+    assert "英國和法國聯盟以20個資源點共同獲勝。" in hant
     assert "義大利：扣除所有分數、獎勵和獎項，另罰3分（未交指令：F1905M）。" in hant
     assert "1905年冬季調整階段 W1905A" in hant
 
@@ -109,3 +109,19 @@ def test_the_game_over_notice_carries_language_neutral_data(ended):
     assert data["passive"] == {"Italy": {"fine": 3, "missed": ["F1905M"]}}
     assert data["units"]["England"] == [["F", "hol"], ["F", "stp/sc"]] and "bel" in data["centres"][""]
     assert render_final(data, "zh-hant") == final_text(ended, "zh-hant")
+
+
+
+def test_supply_centres_are_listed_in_the_same_order_in_every_language(ended):
+    """By English name, whatever the language (not by code point of the Chinese names)."""
+    from judge.maps import load_map, load_names
+    from judge.notation.names import name_index
+    names = name_index(load_map("standard"), load_names("standard"))
+    orders = []
+    for lang in ("en", "zh-hans", "zh-hant"):
+        lines = final_text(ended, lang).splitlines()
+        start = next(i for i, x in enumerate(lines) if x.startswith(("Supply centres", "资源点", "資源點")))
+        line = next(x for x in lines[start:] if x.startswith(names.power_name("France", lang)))
+        where = {sc: line.find(names.province_name(sc, lang)) for sc in ended.map.supply_centres}
+        orders.append(sorted((sc for sc, at in where.items() if at >= 0), key=where.get))
+    assert orders[0] == orders[1] == orders[2] and len(orders[0]) > 1

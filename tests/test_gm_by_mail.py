@@ -299,6 +299,9 @@ def test_the_gm_is_told_when_a_replacement_takes_over(judge):
     mails = judge.mail("newitaly@example.org", "JOIN g newpass Italy\n")
     out = to(mails)
     assert "You joined game \"g\" as Italy" in out["newitaly@example.org"][0]
+    assert "You took over Italy in Spring 1901 Movement (S1901M). Deadline: Wed 08 Jan 2025 12:00 UTC." \
+        in out["newitaly@example.org"][0]
+    assert "All powers are taken" not in out["newitaly@example.org"][0]
     [notice] = out[GM]
     assert "newitaly@example.org has taken over Italy in game 'g'" in notice
 
@@ -378,3 +381,94 @@ def test_a_game_by_mail_ends_in_an_alliance_victory_and_everyone_gets_the_scores
     assert "+6" in report and "2000k" in report
     ending = judge.game()["ending"]["result"]
     assert ending["kind"] == "alliance" and sorted(ending["sides"][0]) == ["England", "France"]
+
+
+def test_several_gm_changes_in_one_mail_reach_players_as_one_mail_each_with_the_final_deadline(judge):
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nSET press=white\nSET grace=1h\nEXTEND 5m\nEXTEND 5m\n"))
+    final = T0 + timedelta(days=2, minutes=10)
+    assert judge.game()["schedule"]["deadline"] == final.isoformat()
+    mails = out[addr("Italy")]
+    assert len(mails) == 2
+    clock = next(m for m in mails if "extended the deadline" in m)
+    assert "The deadline for orders is Wed 08 Jan 2025 12:10 UTC." in clock and "12:05" not in clock
+    settings = next(m for m in mails if "changed the settings" in m)
+    assert "press=white" in settings and "grace=1h" in settings
+
+
+def test_orders_and_commands_for_a_game_that_is_over_get_a_normal_answer(judge):
+    judge.mail(GM, "SIGNON g gmsecret\nEND\n")
+    body = "SIGNON g pw-france\nA Par - Bur\nSET WAIT\nDRAW\nBROADCAST\nhello\nENDPRESS\n"
+    out = to(judge.mail(addr("France"), body))
+    text = out[addr("France")][0]
+    assert "refused: game g is over (S1901M)" in text and "internal error" not in text
+    assert text.count("game g is over") >= 2            # the orders and the DRAW
+    assert judge.spool.pending() == [] and not list((judge.spool.root / "shunted").glob("*"))
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nEXTEND 1h\nPAUSE\nPROCESS\nSET DEADLINE 2026-01-01 10:00\n"))
+    assert out[GM][0].count("refused:") == 4 and "internal error" not in out[GM][0]
+    judge.mail(addr("Italy"), "SIGNON g pw-italy\nSET LANGUAGE zh-hans\n")
+    out = to(judge.mail(addr("Italy"), "SIGNON g pw-italy\nA Ven - Tyr\n"))
+    assert "未执行：游戏 g 已结束（S1901M）。" in out[addr("Italy")][0]
+
+
+def test_game_refusals_are_in_the_readers_language(judge):
+    judge.mail(addr("France"), "SIGNON g pw-france\nSET LANGUAGE zh-hans\n")
+    text = to(judge.mail(addr("France"), "SIGNON g pw-france\n结盟 英国\n"))[addr("France")][0]
+    assert "错误：未执行：游戏 g 没有联盟获胜条件，不能结盟。" in text and "alliance" not in text
+    judge.mail(GM, "SIGNON g gmsecret\nSET LANGUAGE zh-hant\n")
+    text = to(judge.mail(GM, "SIGNON g gmsecret\nBECOME 法国\nSET DEADLINE 2020-01-01 10:00\n"
+                             "EJECT Prussia\nREPLACE Italy abc\n"))[GM][0]
+    assert "法國有玩家；請先 EJECT 或 REPLACE" in text and "新的截止時間必須在將來" in text
+    assert "本局沒有國家「Prussia」" in text and "密碼至少4個字元" in text
+    judge.mail(GM, "SIGNON g gmsecret\nSET press=none\n")
+    text = to(judge.mail(addr("France"), "SIGNON g pw-france\nBROADCAST\nhi\nENDPRESS\n"))[addr("France")][0]
+    assert "信件未发出：本局不允许通信。" in text
+
+
+def test_adjustment_replies_count_builds_and_name_misspelt_order_words(judge):
+    judge.mail(addr("Germany"), "SIGNON g pw-germany\nF Kie - Hol\nA Mun - Ruh\n")
+    judge.mail(addr("England"), "SIGNON g pw-england\nF Lon - Nth\n")
+    judge.mail(GM, "SIGNON g gmsecret\nPROCESS\n")
+    judge.mail(addr("Germany"), "SIGNON g pw-germany\nA Ruh - Bel\n")
+    judge.mail(addr("England"), "SIGNON g pw-england\nF Nth - Nwy\n")
+    judge.mail(GM, "SIGNON g gmsecret\nPROCESS\n")
+    assert judge.game()["position"]["phase"] == "W1901A"
+    text = to(judge.mail(addr("Germany"), "SIGNON g pw-germany\nBuild A Kie\n"))[addr("Germany")][0]
+    assert "Germany may build 2: 1 ordered, 1 left (unused builds are waived at the deadline)." in text
+    assert "has an order" not in text
+    text = to(judge.mail(addr("Germany"), "SIGNON g pw-germany\nBuild A Nwy\nBiuld F Mun\n"))[addr("Germany")][0]
+    assert "Norway is not a home centre of Germany" in text           # though an English fleet is there
+    assert '"Biuld" is not an order word; did you mean Build?' in text
+    text = to(judge.mail(addr("Germany"), "SIGNON g pw-germany\nWaive\n"))[addr("Germany")][0]
+    assert "Germany may build 2: 2 ordered." in text
+
+
+def test_lengths_are_shown_with_units_and_a_length_without_one_is_refused(judge):
+    text = to(judge.mail(GM, "CREATE h gmsecret movement=10m retreat=36h grace=90m pause_limit=14d\n"))[GM][0]
+    assert "movement=10m" in text and "retreat=36h" in text and "grace=1h30m" in text
+    assert "pause_limit=14d" in text and "reminders=24h,1h" in text and "0.1666" not in text
+    text = to(judge.mail(GM, "SIGNON g gmsecret\nSET movement=5\n"))[GM][0]
+    assert "'5' has no unit: write 5h, 5d or 5m" in text
+    assert judge.game()["settings"]["deadlines"]["movement"]["hours"] == 48
+
+
+def test_deadlines_fall_on_whole_minutes_and_pause_and_resume_say_zone_and_least_hour(judge):
+    judge.now = T0 + timedelta(seconds=42, microseconds=1234)
+    judge.mail(GM, "SIGNON g gmsecret\nPROCESS\n")
+    assert judge.game()["schedule"]["deadline"] == (T0 + timedelta(days=2)).isoformat()
+    text = to(judge.mail(GM, "SIGNON g gmsecret\nPAUSE 1d\n"))[GM][0]
+    assert "it resumes by itself on Tue 07 Jan 2025 12:00 UTC at the latest" in text
+    text = to(judge.mail(GM, "SIGNON g gmsecret\nRESUME\n"))[GM][0]
+    assert "(the time the phase had left when paused, and at least an hour)" in text
+    assert judge.game()["schedule"]["deadline"] == (T0 + timedelta(days=2)).isoformat()
+    text = to(judge.mail(GM, "HELP\n"))[GM][0]
+    assert "deadline=2025-01-20T20:00" in text and "at least 4 characters" in text and "least an hour" in text
+
+
+def test_a_chinese_mail_is_answered_in_the_script_it_is_written_in(judge):
+    judge.mail(addr("France"), "SIGNON g pw-france\nSET LANGUAGE zh-hans\n")
+    text = to(judge.mail(addr("France"), "登錄 g pw-france\n巴黎陸軍移動到勃艮第\n"))[addr("France")][0]
+    assert "登入" in text or "遊戲" in text
+    assert "游戏" not in text
+    text = to(judge.mail(addr("France"), "登录 g pw-france\n巴黎陆军移动到勃艮第\n"))[addr("France")][0]
+    assert "游戏" in text
+    assert judge.game()["players"]["France"]["language"] == "zh-hans"

@@ -122,7 +122,7 @@ def test_create_states_the_settings_and_the_first_deadline(judge):
     assert "First deadline (S1901M): Fri 05 Jan 2024 20:00 Asia/Taipei (UTC+08:00) = Fri 05 Jan 2024 12:00 UTC." in text
     assert "timezone=Asia/Taipei" in text and "press=grey" in text and "movement=48h" in text
     text = judge.text("gm@x.org", "CREATE g3 gmpass movement=3d")
-    assert "The first deadline is set when the game starts" in text and "movement=72h" in text
+    assert "The first deadline is set when the game starts" in text and "movement=3d" in text
     assert "passed" in judge.text("gm@x.org", "CREATE g4 gmpass deadline=2023-12-31T10:00")
 
 

@@ -141,7 +141,7 @@ def test_settings_changes():
     assert hours_of("1d12h") == 36 and hours_of("90m") == 1.5 and hours_of("30s") == 1 / 120
     text = describe_settings(g.settings)
     assert (text["movement"], text["days"], text["press"], text["reminders"], text["grace"]) == \
-        ("20:00/12h", "mon,tue,wed,thu,fri", "grey", "24,1", "0")
+        ("20:00/12h", "mon,tue,wed,thu,fri", "grey", "24h,1h", "0")
     assert change_settings_back(g.settings, text) == g.settings
 
 

@@ -326,7 +326,7 @@ def _dislodged(after: Position, names: NameIndex, lang: str) -> tuple[str, ...]:
 def _owned(game: Game, pos: Position, names: NameIndex, lang: str) -> dict[str, tuple[str, ...]]:
     gm = game.map
     owned: dict[str, list[str]] = {}
-    for sc in sorted(gm.supply_centres, key=lambda s: names.province_name(s, lang)):
+    for sc in sorted(gm.supply_centres, key=lambda s: names.province_name(s, "en")):  # same order in every language
         owned.setdefault(pos.sc_owners.get(sc, ""), []).append(names.province_name(sc, lang))
     return {p: tuple(v) for p, v in owned.items()}
 

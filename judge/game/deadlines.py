@@ -205,6 +205,7 @@ def next_deadline(settings: DeadlineSettings, phase_kind: str, start: datetime) 
     ``"A"``) that starts at ``start`` (aware). See :class:`Timing`. Raises
     ValueError for a naive ``start``."""
     _check_aware(start)
+    start = whole_minute(start)
     timing, zone = settings.timing(phase_kind), settings.zone
     if timing.clock is None:
         return _on_allowed_day(add_wall_clock(start, timing.hours, zone), timing, zone)
@@ -216,6 +217,12 @@ def next_deadline(settings: DeadlineSettings, phase_kind: str, start: datetime) 
             return candidate.astimezone(timezone.utc)
         day += timedelta(days=1)
     raise AssertionError("a clock time on an allowed day is found within 9 days")
+
+
+def whole_minute(when: datetime) -> datetime:
+    """``when`` without its seconds and microseconds: deadlines counted from
+    the processing time fall on whole minutes."""
+    return when.replace(second=0, microsecond=0)
 
 
 def grace_end(settings: DeadlineSettings, deadline: datetime) -> datetime:
@@ -278,13 +285,20 @@ def is_complete(game, power: str) -> bool:
         return True
     if game.phase.kind != "A":
         return not game.unordered(power)
+    n, given, listed = adjustment_status(game, power)
+    return listed or given >= abs(n)
+
+
+def adjustment_status(game, power: str) -> tuple[int, int, bool]:
+    """In an adjustment phase, ``(due, ordered, listed)`` for ``power``: the
+    builds (positive) or removals (negative) it must or may make, how many of
+    them its orders give (builds and waives, or removals), and whether a
+    standing build or disband list covers them."""
     n = adjustments_due(game.map, game.position).get(power, 0)
     entries = book.active(game.orders.get(power, ()) + game.standing.get(power, ()))
-    if n > 0:
-        given = sum(1 for e in entries if isinstance(e.order, (Build, Waive)))
-        return given >= n or any(book.entry_key(e.order, "A") == ("build list",) for e in entries)
-    given = sum(1 for e in entries if isinstance(e.order, Disband))
-    return given >= -n or any(book.entry_key(e.order, "A") == ("disband list",) for e in entries)
+    kinds, listed = ((Build, Waive), ("build list",)) if n > 0 else ((Disband,), ("disband list",))
+    given = sum(1 for e in entries if isinstance(e.order, kinds))
+    return n, given, any(book.entry_key(e.order, "A") == listed for e in entries)
 
 
 def _check_aware(when: datetime) -> None:

@@ -148,7 +148,7 @@ class EndOfGame:
     def check_running(self) -> None:
         """Raises GameError when the game is over."""
         if self.finished:
-            raise GameError(f"game {self.name} is over: {self.ending.result.reason}")
+            raise GameError.of("game_over", game=self.name, phase=self.ending.result.phase)
 
     # ---- the check ---------------------------------------------------------------
     def check_end(self, now: datetime) -> VictoryCheck:
@@ -186,7 +186,7 @@ class EndOfGame:
         self.check_running()
         power, other = self.power(power), self.power(other)
         if self.settings.victory.alliance_centres is None:
-            raise GameError(f"alliances cannot win game {self.name}: it has no alliance victory condition")
+            raise GameError.of("alliances_off", game=self.name)
         with _refusal():
             allies = declare_ally(self.ending.allies, power, other, self.survivors())
         self.ending = replace(self.ending, allies=allies)
@@ -199,7 +199,7 @@ class EndOfGame:
         self.check_running()
         power = self.power(power)
         if power not in self.ending.allies:
-            raise GameError(f"{power} has declared no alliance")
+            raise GameError.of("no_alliance", power=power, map=self.map_name)
         was = self.ending.allies[power]
         self.ending = replace(self.ending, allies=withdraw_ally(self.ending.allies, power))
         return was
@@ -227,7 +227,7 @@ class EndOfGame:
         self.check_running()
         power = self.power(power)
         if power not in self.ending.votes.draw:
-            raise GameError(f"{power} has not voted for a draw")
+            raise GameError.of("no_draw_vote", power=power, map=self.map_name)
         self.ending = replace(self.ending, votes=withdraw_draw(self.ending.votes, power))
 
     def concede(self, power: str, to: str, now: datetime) -> VictoryResult | None:

@@ -157,7 +157,7 @@ class Game(EndOfGame):
         for p in self.map.powers:
             if p.casefold() == name.casefold():
                 return p
-        raise GameError(f"no power {name!r} in this game: {', '.join(self.map.powers)}")
+        raise GameError.of("no_such_power", text=name, powers=list(self.map.powers), map=self.map_name)
 
     def unordered(self, power: str) -> list[str]:
         """Locations of ``power``'s units still without an order this phase

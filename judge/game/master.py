@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 
 from ..rules.phase import Phase
 from . import turns
+from .deadlines import whole_minute
 from .errors import GameError
 from .final_report import game_over_notice
 from .nmr import eject_player, missed_by, replace_player
@@ -31,9 +32,8 @@ def set_deadline(game, when: datetime, now: datetime) -> list[Notice]:
     """``SET DEADLINE``: the current phase's deadline becomes ``when`` (UTC,
     after ``now``); a game without a clock starts its clock. A pause ends."""
     if when <= now:
-        raise GameError("the new deadline must be in the future")
-    if game.finished:
-        raise GameError(f"game {game.name} is over")
+        raise GameError.of("deadline_past")
+    game.check_running()
     if not turns.running(game) or game.schedule.phase != str(game.phase):
         turns.open_phase(game, now, when)
     game.schedule = replace(game.schedule, deadline=when, late=False, reminded=(),
@@ -47,17 +47,16 @@ def extend(game, hours: float, now: datetime) -> list[Notice]:
     if hours <= 0:
         raise GameError("extend by a number of hours above 0")
     if not turns.running(game):
-        raise GameError(f"game {game.name} has no running clock")
+        raise GameError.of("no_clock", game=game.name)
     s = game.schedule
-    base = max(s.deadline, now)
+    base = s.deadline if s.deadline >= now else whole_minute(now)
     game.schedule = replace(s, deadline=base + timedelta(hours=hours), late=False, reminded=())
     return [turns.deadline_notice(game, "extended", now)]
 
 
 def process_now(game, now: datetime) -> turns.Step:
     """``PROCESS``: adjudicate the current phase now, whatever is missing."""
-    if game.finished:
-        raise GameError(f"game {game.name} is over")
+    game.check_running()
     return turns.process(game, now)
 
 
@@ -141,7 +140,7 @@ def check_become(game, power: str) -> str:
     that was abandoned. Returns the power's name; GameError otherwise."""
     power = game.power(power)
     if game.players[power].addresses and power not in game.schedule.abandoned:
-        raise GameError(f"{power} has a player; EJECT or REPLACE first")
+        raise GameError.of("has_player", power=power, map=game.map_name)
     return power
 
 

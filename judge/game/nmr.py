@@ -167,7 +167,7 @@ def eject_player(game, power: str) -> Player:
     power = game.power(power)
     old = game.players[power]
     if not old.addresses:
-        raise GameError(f"nobody plays {power}")
+        raise GameError.of("nobody_plays", power=power, map=game.map_name)
     game.players[power] = Player()
     _clear_attendance(game, power)
     return old

@@ -45,6 +45,49 @@ class Notice:
     key: str
 
 
+CLOCK = ("started", "deadline", "extended", "resumed")
+"""Notice kinds that tell a game's deadline (:func:`merged`)."""
+
+
+def merged(notices: list[Notice]) -> list[Notice]:
+    """The notices of one batch of changes (the commands of one mail) as the
+    readers should get them: per game, the clock notices (:data:`CLOCK`) become
+    one, in the place of the last, telling its (the final) deadline and phase
+    (a ``started`` notice stays one, with that deadline); the ``settings``
+    notices become one listing every change in order. Other notices are kept
+    as they are, in order. Without this, notices of the same kind and game
+    made at the same moment would share a key and all but the first be lost."""
+    last: dict[tuple[str, str], int] = {}
+    for i, n in enumerate(notices):
+        group = _group(n)
+        if group is not None:
+            last[(n.data.get("game"), group)] = i
+    out = []
+    for i, n in enumerate(notices):
+        group = _group(n)
+        if group is None:
+            out.append(n)
+            continue
+        if last[(n.data.get("game"), group)] != i:
+            continue
+        same = [m for m in notices if _group(m) == group and m.data.get("game") == n.data.get("game")]
+        if group == "settings":
+            changes = [c for m in same for c in m.data.get("changes", ())]
+            n = Notice(n.kind, n.to, dict(n.data, changes=changes), n.key)
+        elif any(m.kind == "started" for m in same):
+            first = next(m for m in same if m.kind == "started")
+            n = Notice("started", first.to, dict(first.data, phase=n.data.get("phase"),
+                                                 deadline=n.data.get("deadline")), first.key)
+        out.append(n)
+    return out
+
+
+def _group(notice: Notice) -> str | None:
+    if notice.kind in CLOCK:
+        return "clock"
+    return "settings" if notice.kind == "settings" else None
+
+
 def notice_to_dict(notice: Notice) -> dict:
     """JSON-ready form (times and orders tagged); :func:`notice_from_dict`
     inverts it (tuples come back as lists). For notices kept in the store

@@ -185,20 +185,20 @@ def route(game, sender: str | None, block: PressBlock, key: str) -> list[Notice]
         raise GameError("the press is empty")
     if sender is not None:
         if not rules.allowed:
-            raise GameError("this game has no press")
+            raise GameError.of("no_press")
         if h.grey and not rules.grey:
-            raise GameError("this game has no grey (anonymous) press")
+            raise GameError.of("no_grey_press")
         if not h.grey and not rules.white:
-            raise GameError("this game allows only grey (anonymous) press: add GREY")
+            raise GameError.of("grey_only")
         if h.gm and not rules.to_gm:
-            raise GameError("this game has no press to the GM")
+            raise GameError.of("no_gm_press")
     playing = [p for p in game.map.powers if game.players[p].addresses]
     if h.to is None:
         to = [p for p in playing if p != sender]
     else:
         to = [p for p in h.to if p != sender]
         if sender is not None and to and not rules.private and set(to) != set(playing) - {sender}:
-            raise GameError("this game has no private press: use BROADCAST")
+            raise GameError.of("no_private_press")
         if not to and not h.gm:
             raise GameError("the press names nobody but yourself")
     broadcast = h.to is None

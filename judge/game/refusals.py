@@ -18,14 +18,17 @@ in English or Chinese. The game refuses some orders for its own reasons too
 ``movement_phase``       phase (``S1901M``): only hold, move, support, convoy
 ``retreat_phase``        phase: only retreat or disband
 ``adjustment_phase``     phase: only builds, removals, waives
+``order_word``           a misspelt order word at the start of a line (``text``, ``word``)
 ======================== ==================================================
 """
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 from ..notation.diagnostics import Diagnostic
+from ..notation.lexicon import EN_WORDS
 from ..notation.names import LANGS, lang_key
 
 _TEMPLATES: dict[str, tuple[str, str, str]] = {
@@ -69,7 +72,26 @@ _TEMPLATES: dict[str, tuple[str, str, str]] = {
         "this is an adjustment phase ({phase}): order builds, removals or waives",
         "现在是调整阶段（{phase}）：请下建造、解散或放弃建造指令",
         "現在是調整階段（{phase}）：請下建造、解散或放棄建造指令"),
+    "order_word": (
+        "\"{text}\" is not an order word; did you mean {word}?",
+        "“{text}”不是指令词；您是指 {word} 吗？",
+        "「{text}」不是指令詞；您是指 {word} 嗎？"),
 }
+ORDER_WORDS = {"M": ("Hold", "Move", "Support", "Convoy"), "R": ("Retreat", "Disband"),
+               "A": ("Build", "Remove", "Disband", "Waive")}
+"""The order words of each kind of phase, for :func:`misspelt_order_word`."""
+
+
+def misspelt_order_word(line: str, phase_kind: str, names) -> GameDiagnostic | None:
+    """``order_word`` when the first word of ``line`` is no province
+    (``names``: a NameIndex) but close to an order word of the phase
+    (``Biuld F Kie`` -> Build); else None."""
+    words = line.split()
+    if not words or len(words[0]) < 4 or words[0].lower() in EN_WORDS or names.province(words[0]) is not None:
+        return None
+    choices = {w.lower(): w for w in ORDER_WORDS.get(phase_kind, ())}
+    hits = difflib.get_close_matches(words[0].lower(), list(choices), n=1, cutoff=0.6)
+    return GameDiagnostic("order_word", {"text": words[0], "word": choices[hits[0]]}) if hits else None
 
 
 @dataclass(frozen=True)

@@ -112,6 +112,29 @@ def hours_of(text: str, tz: str = "UTC") -> float:
     return sum(float(n) * {"d": 24, "h": 1, "m": 1 / 60, "s": 1 / 3600}[u] for n, u in parts)
 
 
+def length_of(text: str, tz: str = "UTC") -> float:
+    """A length with its unit (``48h``, ``2d``, ``90m``, ``1d12h``; ``0``
+    alone) -> hours. ValueError for a number without a unit (``5``: hours or
+    days?) or anything else."""
+    t = text.strip()
+    if re.fullmatch(r"\d+(\.\d+)?", t) and float(t) != 0:
+        raise ValueError(f"{text!r} has no unit: write {t}h, {t}d or {t}m")
+    return hours_of(t)
+
+
+def length_text(hours: float) -> str:
+    """Hours as :func:`length_of` reads them: ``10m``, ``1h30m``, ``48h``,
+    ``2d12h``, ``14d``; ``0``. Up to 48 hours in hours, beyond in days and hours."""
+    secs = round(hours * 3600)
+    if secs == 0:
+        return "0"
+    minutes, s = divmod(secs, 60)
+    h, m = divmod(minutes, 60)
+    d = 0 if h <= 48 else h // 24
+    h -= 24 * d
+    return "".join(f"{n}{u}" for n, u in ((d, "d"), (h, "h"), (m, "m"), (s, "s")) if n)
+
+
 def _hours_list(text: str, tz: str) -> tuple[float, ...]:
     if text.strip().lower() in ("none", "off", "no", "-"):
         return ()
@@ -142,9 +165,9 @@ def _timing(settings: Settings, kind: str, text: str) -> Settings:
     t = text.strip()
     if re.fullmatch(r"\d{1,2}:\d\d(/.+)?", t):
         at, _, least = t.partition("/")
-        new = Timing(old.hours, at.zfill(5), hours_of(least) if least else 0.0, old.days)
+        new = Timing(old.hours, at.zfill(5), length_of(least) if least else 0.0, old.days)
     else:
-        new = Timing(hours_of(t), None, 0.0, old.days)
+        new = Timing(length_of(t), None, 0.0, old.days)
     return replace(settings, deadlines=replace(settings.deadlines, **{kind: new}))
 
 
@@ -206,12 +229,12 @@ KEYS = {
     "awards": ("scoring", "awards", _word),
     "award_tie": ("scoring", "award_tie_rule", _word),
     "timezone": ("deadlines", "timezone", _zone),
-    "grace": ("deadlines", "grace_hours", hours_of),
+    "grace": ("deadlines", "grace_hours", length_of),
     "reminders": ("deadlines", "reminders", _hours_list),
     "early": ("deadlines", "early", _flag),
     "outage": ("deadlines", "outage", _word),
-    "outage_hours": ("deadlines", "outage_hours", hours_of),
-    "pause_limit": ("deadlines", "pause_limit_hours", hours_of),
+    "outage_hours": ("deadlines", "outage_hours", length_of),
+    "pause_limit": ("deadlines", "pause_limit_hours", length_of),
     "press_private": ("press", "private", _flag),
     "press_gm": ("press", "to_gm", _flag),
     "press_observers": ("press", "observers", _flag),
@@ -271,8 +294,10 @@ def describe_settings(settings: Settings) -> dict[str, str]:
             out[key] = "yes" if value else "no"
         elif isinstance(value, datetime):
             out[key] = value.isoformat()
-        elif isinstance(value, tuple):
-            out[key] = ",".join(f"{v:g}" for v in value) or "none"
+        elif isinstance(value, tuple):         # reminders: hours
+            out[key] = ",".join(length_text(v) for v in value) or "none"
+        elif _read in (length_of, hours_of):
+            out[key] = length_text(value)
         elif isinstance(value, float):
             out[key] = f"{value:g}"
         else:
@@ -280,7 +305,7 @@ def describe_settings(settings: Settings) -> dict[str, str]:
     d = settings.deadlines
     for kind in ("movement", "retreat", "adjustment"):
         t = getattr(d, kind)
-        out[kind] = f"{t.hours:g}h" if t.at is None else t.at + (f"/{t.min_hours:g}h" if t.min_hours else "")
+        out[kind] = length_text(t.hours) if t.at is None else t.at + (f"/{length_text(t.min_hours)}" if t.min_hours else "")
     out["days"] = "all" if d.movement.days == WEEKDAYS else ",".join(d.movement.days)
     p = settings.press
     out["press"] = "none" if not p.allowed else {(True, False): "white", (False, True): "grey",

@@ -33,6 +33,7 @@ from datetime import datetime, timedelta
 
 from .deadlines import (
     grace_end, is_complete, next_deadline, orders_needed, push_past_absences, reminder_times, reminders_due,
+    whole_minute,
 )
 from .errors import GameError
 from .final_report import game_over_notice
@@ -80,7 +81,7 @@ def start(game, now: datetime, deadline: datetime | None = None) -> list[Notice]
     Returns the notice telling everyone the first deadline. GameError if it
     runs already."""
     if running(game):
-        raise GameError(f"game {game.name} has started already")
+        raise GameError.of("started_already", game=game.name)
     open_phase(game, now, deadline)
     return [started_notice(game)]
 
@@ -230,12 +231,12 @@ def pause(game, now: datetime, hours: float | None = None) -> Notice:
     running, already paused, or ``hours`` is beyond the limit."""
     s, limit = game.schedule, game.settings.deadlines.pause_limit_hours
     if not running(game):
-        raise GameError(f"game {game.name} has no running clock to pause")
+        raise GameError.of("no_clock", game=game.name)
     if s.paused:
-        raise GameError(f"game {game.name} is paused already")
+        raise GameError.of("paused_already", game=game.name)
     hours = limit if hours is None else hours
     if hours <= 0 or hours > limit:
-        raise GameError(f"a pause lasts more than 0 and at most {limit:g} hours in this game")
+        raise GameError.of("pause_limit", limit=limit)
     end = grace_end(game.settings.deadlines, s.deadline) if s.late else s.deadline
     until = now + timedelta(hours=hours)
     game.schedule = replace(s, paused_at=now, pause_until=until,
@@ -250,9 +251,9 @@ def resume(game, now: datetime) -> list[Notice]:
     hour). Returns the notice with the new deadline. GameError if not paused."""
     s = game.schedule
     if not s.paused:
-        raise GameError(f"game {game.name} is not paused")
+        raise GameError.of("not_paused", game=game.name)
     left = max(s.pause_left, 3600.0)
-    deadline = now + timedelta(seconds=left)
+    deadline = whole_minute(now + timedelta(seconds=left))
     if s.late:   # the grace period goes on: move the deadline so that it ends then
         deadline -= grace_end(game.settings.deadlines, s.deadline) - s.deadline
     game.schedule = replace(s, paused_at=None, pause_until=None, pause_left=0.0, deadline=deadline,
@@ -280,5 +281,5 @@ def outage(game, now: datetime) -> list[Notice]:
     end = grace_end(settings, s.deadline) if s.late else s.deadline
     if end > now:
         return []
-    game.schedule = replace(s, deadline=now + timedelta(hours=settings.outage_hours), late=False)
+    game.schedule = replace(s, deadline=whole_minute(now + timedelta(hours=settings.outage_hours)), late=False)
     return [deadline_notice(game, "outage", now)]

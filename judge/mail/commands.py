@@ -41,7 +41,9 @@ language}); a reader's chosen language in table ``accounts`` (address ->
 Language of a reply: SET LANGUAGE in the mail, else the sender's choice in
 ``accounts``, else the language stored for the player signed on (or for the
 sender in any game, or the GM's), else the language the mail is written in
-(:func:`detect_language`), else the judge's default.
+(:func:`detect_language`), else the judge's default. A reader whose language
+is Chinese and whose mail is written in Chinese, clearly in the other script
+(:func:`chinese_script`), is answered in that script; notices keep the stored one.
 
 The game's time zone and deadline are the game's own
 (``settings.deadlines.timezone``, ``schedule.deadline``): CREATE takes every
@@ -62,13 +64,15 @@ import re
 import textwrap
 import unicodedata
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Protocol
 
 from ..config import LANGUAGES, Config
 from ..game import Game, GameError, Player, Settings
 from ..game.game import NAME_RE
 from ..game.notices import GM, Notice
+from ..game.deadlines import adjustment_status
+from ..game.refusals import misspelt_order_word
 from ..game.setting_text import change_settings, describe_settings
 from ..game.press import is_press_start
 from ..game.roster import record_change
@@ -228,15 +232,23 @@ def detect_language(text: str, charset: str = "") -> str | None:
             zh, en = zh + (lang == "zh"), en + (lang == "en")
     if not zh or zh < en or (zh == en and first != "zh"):
         return None
+    return chinese_script(text) or ("zh-hant" if charset.lower().startswith("big5") else "zh-hans")
+
+
+def chinese_script(text: str) -> str | None:
+    """``zh-hant`` or ``zh-hans``: the script that has more of the Chinese
+    characters of ``text`` that exist in only one of them (GB2312 has
+    simplified forms only, Big5 traditional ones only); None on a tie (no
+    Chinese, or only characters common to both)."""
     simplified = traditional = 0
     for c in text:
         if is_cjk(c):
             gb, big5 = _encodes(c, "gb2312"), _encodes(c, "big5")
             simplified += gb and not big5
             traditional += big5 and not gb
-    if traditional != simplified:
-        return "zh-hant" if traditional > simplified else "zh-hans"
-    return "zh-hant" if charset.lower().startswith("big5") else "zh-hans"
+    if traditional == simplified:
+        return None
+    return "zh-hant" if traditional > simplified else "zh-hans"
 
 
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'_-]*")
@@ -387,7 +399,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             if not line.strip():
                 continue
             if is_press_start(line):
-                self._flush_orders(s)
+                self._guarded(s, self._flush_orders)
                 self._tag(s)
                 i = self._press_block(s, lines, i - 1)
                 self._tag(s)
@@ -400,20 +412,31 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                     s.noise += 1
                     self._error(s, line, "unknown_command", suggestion=suggest_command(line))
                 continue
-            self._flush_orders(s)
+            self._guarded(s, self._flush_orders)
             self._tag(s)
             if cmd.name == "signoff":
                 s.results.append({"kind": "signoff", "line": cmd.line})
                 break
-            getattr(self, "_" + cmd.name)(s, cmd)
+            self._guarded(s, getattr(self, "_" + cmd.name), cmd)
             self._tag(s)
-        self._flush_orders(s)
+        self._guarded(s, self._flush_orders)
         self._tag(s)
         for name in sorted(s.dirty):
             doc = s.games[name].to_dict()
             s.db.put("games", name, doc)
             self._games[name] = (doc, s.games[name])
         return self._replies(s) + self.notice_replies(s)
+
+    def _guarded(self, s: _Session, run, cmd: Command | None = None) -> None:
+        """``run(s)`` or ``run(s, cmd)``; a GameError it raises (an order or a
+        command for a game that is over, say) is a refusal in the reply, on
+        the command's line (or the first of the order lines), never a crash."""
+        lines = list(s.orders)
+        try:
+            run(s) if cmd is None else run(s, cmd)
+        except GameError as e:
+            line = cmd.line if cmd is not None else (lines[0] if lines else "")
+            self._error(s, line, "refused", reason=e)
 
     def _tag(self, s: _Session) -> None:
         """Results since the last call get the address of record of who is
@@ -452,18 +475,21 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         return out
 
     def _language(self, s: _Session) -> str:
-        """The language of the answer (see module doc)."""
+        """The language of the answer (see module doc). A reader who chose
+        Chinese and writes in the other Chinese script is answered in it."""
         if s.language:
             return s.language
         account = (s.db.get("accounts", s.mail.sender) or {}) if s.mail.sender else {}
         if account.get("language") in LANGUAGES:
-            return account["language"]
-        if s.game is not None and s.gm:
+            stored = account["language"]
+        elif s.game is not None and s.gm:
             stored = self._gm(s, s.game.name).get("language")
         elif s.game is not None and s.power is not None:
             stored = s.game.players[s.power].language
         else:
             stored = self._stored_language(s, s.mail.sender)
+        if stored and stored.startswith("zh") and detect_language(s.mail.text, s.mail.charset):
+            return chinese_script(s.mail.text) or stored
         return stored or detect_language(s.mail.text, s.mail.charset) or self.cfg.judge.language
 
     def _stored_language(self, s: _Session, address: str) -> str | None:
@@ -545,7 +571,8 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
 
     # ---- commands ------------------------------------------------------------------
     def _help(self, s: _Session, cmd: Command) -> None:
-        s.results.append({"kind": "help", "line": cmd.line})
+        day = (s.now + timedelta(days=14)).date()          # the examples' dates: in the future
+        s.results.append({"kind": "help", "line": cmd.line, "day": day.isoformat()})
 
     def _create(self, s: _Session, cmd: Command) -> None:
         args = _time_args(list(cmd.args))
@@ -599,6 +626,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         game = self._find_game(s, cmd.args[0])
         if game is None:
             return self._error(s, cmd.line, "no_such_game", game=cmd.args[0])
+        game.check_running()                  # GameError: a refusal (see _guarded)
         sender = s.mail.sender
         if not sender:
             return self._error(s, cmd.line, "no_sender")
@@ -638,7 +666,8 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                 or detect_language(s.mail.text, s.mail.charset) or self.cfg.judge.language)
         game.players[power] = Player((sender,), hash_password(password), lang)
         record_change(game, power, "joined", sender, s.now)
-        s.notices += took_over(game, power, sender, s.now)     # a replacement: the GM is told
+        replacing = took_over(game, power, sender, s.now)      # a replacement: the GM is told
+        s.notices += replacing
         self._changed(s, game)
         self._enter(s, game, power)
         left = self._free_powers(game)
@@ -648,7 +677,8 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             elif not game.history and all(c.event == "joined" for c in game.roster):
                 s.notices.append(started_notice(game))       # the clock ran from CREATE: tell everyone all the same
         s.results.append({"kind": "joined", "line": cmd.line, "game": game.name, "map": game.map_name,
-                          "power": power, "free": left, "started": not left,
+                          "power": power, "free": left, "started": not left, "replacement": bool(replacing),
+                          "phase": str(game.phase),
                           "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone})
 
     def _signon(self, s: _Session, cmd: Command) -> None:
@@ -828,15 +858,22 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         for r in receipts:
             if not r.ok:       # a diagnostic names the places it guesses; a misspelt command is named here
                 command = None if r.order is not None else suggest_command(r.input)
-                rejected.append({"input": r.input, "error": r.diagnostic or r.error,
+                word = None if r.order is not None or command else \
+                    misspelt_order_word(r.input, game.phase.kind, names)
+                rejected.append({"input": r.input, "error": word or r.diagnostic or r.error,
                                  "suggestions": [command] if command else []})
         missing = []
         for loc in game.unordered(power):
             prov = loc.partition("/")[0]
             unit = game.position.units[prov] if game.phase.kind == "M" else game.position.dislodged[prov].unit
             missing.append((unit.type, unit.location))
+        adjust = None
+        if game.phase.kind == "A":
+            due, ordered, listed = adjustment_status(game, power)
+            adjust = {"due": due, "ordered": ordered, "left": max(abs(due) - ordered, 0), "listed": listed}
         s.results.append({"kind": "orders", "game": game.name, "map": game.map_name, "power": power,
                           "phase": str(game.phase), "orders": orders, "taken": len(entries) - before,
+                          "adjust": adjust,
                           "superseded": superseded, "rejected": rejected,
                           "missing": missing, "deadline": game.schedule.deadline,
                           "timezone": game.settings.deadlines.timezone})

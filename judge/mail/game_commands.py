@@ -28,6 +28,7 @@ from datetime import datetime, timedelta
 
 from ..game import GameError, master, nmr, turns
 from ..game.deadlines import local_to_utc, zone_of
+from ..game.notices import merged
 from ..game.press import read_press, route
 from ..game.setting_text import hours_of
 from ..maps import load_names
@@ -100,7 +101,7 @@ class GameCommands:
             return None
 
     def _refused(self, s, cmd, e: Exception) -> None:
-        self._error(s, cmd.line, "refused", reason=str(e))
+        self._error(s, cmd.line, "refused", reason=e)
 
     def _gm_done(self, s, cmd, game, action: str, notices, **extra) -> None:
         s.notices += list(notices)
@@ -114,7 +115,7 @@ class GameCommands:
         the mail, so recipients are those of the games as they are then)."""
         from .notices import notice_replies     # it needs commands.Reply: import when used
         out = []
-        for n in s.notices:
+        for n in merged(s.notices):
             game = s.games.get(n.data.get("game"))
             if game is not None:
                 out += notice_replies(n, game, s.db, self.cfg.judge)
@@ -134,13 +135,13 @@ class GameCommands:
         try:
             block, nxt = read_press(lines, i, name_index_of(game))
         except GameError as e:
-            self._error(s, line, "refused", reason=str(e))
+            self._error(s, line, "refused", reason=e)
             return i + 1
         sender = None if s.gm and s.power is None else s.power
         try:
             notices = route(game, sender, block, f"{s.mail.key}:{len(s.notices)}")
         except GameError as e:
-            self._error(s, line, "press_refused", reason=str(e))
+            self._error(s, line, "press_refused", reason=e)
             return nxt
         s.notices += notices
         s.games[game.name] = game
@@ -260,7 +261,7 @@ class GameCommands:
     def _replace(self, s, cmd) -> None:
         def run(game):
             if len(cmd.args) < 2 or len(cmd.args[-1]) < 4:
-                raise GameError("REPLACE POWER PASSWORD (a password of at least 4 characters)")
+                raise GameError.of("short_password")
             power = self._power_arg(game, cmd, cmd.args[:-1])
             return master.replace_power(game, power, hash_password(cmd.args[-1]), s.now), {"power": power}
         self._gm_command(s, cmd, "replace", run)

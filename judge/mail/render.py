@@ -72,6 +72,7 @@ def environment(lang: str, root: Path = TEMPLATES_DIR) -> Environment:
     env.filters["when"] = lambda dt, tz="UTC": format_time(dt, tz, lang)
     env.filters["utc"] = lambda dt: format_time(dt, "UTC", lang)
     env.filters["deadline"] = lambda dt, tz="UTC": format_deadline(dt, tz, lang)
+    env.filters["reason"] = lambda e: e.message(lang) if hasattr(e, "message") else str(e)
     env.globals["lang"] = lang
     return env
 

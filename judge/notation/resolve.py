@@ -214,13 +214,13 @@ def _build_of(ref: Ref, ctx, check_position: bool) -> Build:
         loc = _coast_location(ref.prov, ref.coast, ctx)
     pos = ctx.position
     if check_position and pos is not None and ctx.phase_kind == "A":
-        if ref.prov in pos.units:
-            raise _fail(ctx, "occupied", province=ref.prov)
-        if ctx.power:
+        if ctx.power:            # the checks in the order of the rules core (judge.rules.adjustments)
             if ref.prov not in gm.home_centres.get(ctx.power, ()):
                 raise _fail(ctx, "not_home_centre", province=ref.prov, power=ctx.power)
             if pos.sc_owners.get(ref.prov) != ctx.power:
                 raise _fail(ctx, "not_owned", province=ref.prov, power=ctx.power)
+        if ref.prov in pos.units:
+            raise _fail(ctx, "occupied", province=ref.prov)
     return Build(t, loc)
 
 
