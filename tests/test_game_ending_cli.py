@@ -112,7 +112,7 @@ def test_process_prints_the_final_report_when_the_game_ends(capsys, data):
     rc, out, _ = judge(capsys, "game", "process", "g", "--data", data)
     assert rc == 0 and "Game g is over" not in out
     rc, out, _ = judge(capsys, "game", "process", "g", "--data", data)
-    assert rc == 0 and "Next phase:" in out
+    assert rc == 0 and "Next phase:" not in out and "Game over" in out
     assert "The game ended after Fall 1901; Russia has the most supply centres (4) and wins." in out
     rc, out, _ = judge(capsys, "game", "scores", "g", "--lang", "zh-hant", "--tz", "Asia/Taipei", "--data", data)
     assert rc == 0 and "遊戲在1901年秋季後結束；俄國擁有最多的資源點（4個），獲勝。" in out

@@ -34,7 +34,10 @@ def history_text(game: Game, from_phase: str | None = None, to_phase: str | None
     views = [phase_view(game, p, lang) for p in picked]
     parts = [phase_text(v) for v in views]
     last = views[-1]
-    parts.append(_("Next phase: %(title)s (%(phase)s)") % {"title": last.next_title, "phase": last.next_phase})
+    if game.finished and picked[-1] == game.history[-1].phase:
+        parts.append(_("Game over"))          # no next phase after the last one of a finished game
+    else:
+        parts.append(_("Next phase: %(title)s (%(phase)s)") % {"title": last.next_title, "phase": last.next_phase})
     return "\n\n".join(parts) + "\n"
 
 
