@@ -228,27 +228,16 @@ def receipts_text(game, power: str, receipts, names) -> str:
 
 
 def run_process(args) -> int:
-    from ..game import GameError
     from ..game.master import process_now
-    from ..storage import StoreError, load_game, save_game
-    try:
-        store = _store(args)
-        with store.transaction() as tx:
-            game = load_game(store, args.name)
-            if game is None:
-                return _fail(f"no game named {args.name}")
-            step = process_now(game, _now())
-            save_game(tx, game)
-            keep_notices(tx, step.notices)
-    except (GameError, StoreError) as e:
-        return _fail(str(e))
-    tell_daemon(args)
-    print(results_text(game, step.records), end="")
-    if game.finished:
-        from ..game.final_report import final_text
-        print()
-        print(final_text(game), end="")
-    return 0
+
+    def process(game, now):
+        step = process_now(game, now)
+        text = results_text(game, step.records)
+        if game.finished:
+            from ..game.final_report import final_text
+            text += "\n" + final_text(game)
+        return text, step.notices
+    return update_game(args, process)
 
 
 def run_show(args) -> int:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from .game import _fail, _store, keep_notices, power_arg, results_text, tell_daemon
+from .game import power_arg, results_text, update_game
 
 ACTIONS = ("start", "deadline", "extend", "pause", "resume", "process", "rollback", "eject",
            "replace", "wait", "absence", "set", "status")
@@ -130,22 +130,10 @@ def gm_action(game, action: str, args: list[str], now: datetime):
 
 
 def run_gm(args) -> int:
-    from ..game import GameError
-    from ..storage import StoreError, load_game, save_game
-    try:
-        store = _store(args)
-        with store.transaction() as tx:
-            game = load_game(store, args.name)
-            if game is None:
-                return _fail(f"no game named {args.name}")
-            text, notices = gm_action(game, args.action, args.args, datetime.now(timezone.utc))
-            save_game(tx, game)
-            keep_notices(tx, notices)
-    except (GameError, StoreError, ValueError) as e:
-        return _fail(str(e))
-    tell_daemon(args)
-    print(text, end="" if text.endswith("\n") else "\n")
-    if notices:
-        print(f"{len(notices)} notice(s) to mail: a running `judge serve` sends them within a few "
-              f"seconds, else it sends them when it starts.")
-    return 0
+    def act(game, now):
+        text, notices = gm_action(game, args.action, args.args, now)
+        if notices:
+            text = text.rstrip("\n") + (f"\n{len(notices)} notice(s) to mail: a running `judge serve` sends "
+                                        f"them within a few seconds, else it sends them when it starts.")
+        return text, notices
+    return update_game(args, act)
