@@ -35,13 +35,7 @@ from judge.notation.names import name_index  # noqa: E402
 from judge.notation.parser import ParseContext, parse_orders  # noqa: E402
 from judge.storage import Store, save_game  # noqa: E402
 
-ORDERS = {
-    "Austria": "A Vie - Gal\nA Bud - Ser\nF Tri - Alb", "England": "F Lon - Nth\nF Edi - Nwg\nA Lvp - Yor",
-    "France": "A Par - Bur\nA Mar S A Par - Bur\nF Bre - Mao", "Germany": "A Ber - Kie\nA Mun - Ruh\nF Kie - Den",
-    "Italy": "A Ven H\nA Rom - Apu\nF Nap - Ion",
-    "Russia": "A War - Gal\nA Mos - Ukr\nF Sev - Bla\nF Stp/sc - Bot",
-    "Turkey": "F Ank - Bla\nA Con - Bul\nA Smy - Con",
-}
+from spring1901 import ORDERS  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 
 def make_game(name: str, deadline: datetime, now: datetime) -> Game:

@@ -182,31 +182,24 @@ def run_new(args) -> int:
 
 
 def run_orders(args) -> int:
-    from ..game import GameError
     from ..maps import load_names
     from ..notation.names import name_index
     from ..notation.parser import ParseContext, parse_orders
-    from ..storage import StoreError, load_game, save_game
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         return _fail(f"cannot read {args.file}: {e}")
-    try:
-        store = _store(args)
-        with store.transaction() as tx:
-            game = load_game(store, args.name)
-            if game is None:
-                return _fail(f"no game named {args.name}")
-            names = name_index(game.map, load_names(game.map_name))
-            power = names.power(args.power) or game.power(args.power)
-            ctx = ParseContext(game.map, names, game.phase.kind, game.position, power)
-            receipts = game.submit(power, parse_orders(text, ctx), _now())
-            save_game(tx, game)
-    except (GameError, StoreError) as e:
-        return _fail(str(e))
-    tell_daemon(args)
-    print(receipts_text(game, power, receipts, names))
-    return 0 if all(r.ok for r in receipts) else 1
+    all_taken = []
+
+    def submit(game, now):
+        names = name_index(game.map, load_names(game.map_name))
+        power = names.power(args.power) or game.power(args.power)
+        ctx = ParseContext(game.map, names, game.phase.kind, game.position, power)
+        receipts = game.submit(power, parse_orders(text, ctx), now)
+        all_taken.append(all(r.ok for r in receipts))
+        return receipts_text(game, power, receipts, names)
+    rc = update_game(args, submit)
+    return rc if rc or all(all_taken) else 1
 
 
 def receipts_text(game, power: str, receipts, names) -> str:

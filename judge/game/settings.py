@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from ..rules.options import PROFILES, RuleOptions
 from ..rules.scoring import ScoringSettings
 from ..rules.victory import VictorySettings
-from .deadlines import DeadlineSettings
+from .deadlines import DeadlineSettings, check_keys, mapping
 from .nmr import NmrSettings
 from .press import PressSettings
 
@@ -106,15 +106,15 @@ class Settings:
     def from_dict(cls, data: dict) -> "Settings":
         """Raises ValueError for an unknown key or a bad value. A group or key
         missing (a game stored before it existed) takes its default."""
-        _check_keys(data, {"rules", "house", "victory", "scoring", "deadlines", "nmr", "press"},
+        check_keys(data, {"rules", "house", "victory", "scoring", "deadlines", "nmr", "press"},
                     "settings")
         return cls(rules=data.get("rules", "datc"),
                    house=_group_from_dict(HouseRules, data.get("house", {}), "settings.house"),
-                   victory=VictorySettings.from_dict(_mapping(data.get("victory", {}), "settings.victory")),
-                   scoring=ScoringSettings.from_dict(_mapping(data.get("scoring", {}), "settings.scoring")),
-                   deadlines=DeadlineSettings.from_dict(_mapping(data.get("deadlines", {}), "settings.deadlines")),
-                   nmr=NmrSettings.from_dict(_mapping(data.get("nmr", {}), "settings.nmr")),
-                   press=PressSettings.from_dict(_mapping(data.get("press", {}), "settings.press")))
+                   victory=VictorySettings.from_dict(mapping(data.get("victory", {}), "settings.victory")),
+                   scoring=ScoringSettings.from_dict(mapping(data.get("scoring", {}), "settings.scoring")),
+                   deadlines=DeadlineSettings.from_dict(mapping(data.get("deadlines", {}), "settings.deadlines")),
+                   nmr=NmrSettings.from_dict(mapping(data.get("nmr", {}), "settings.nmr")),
+                   press=PressSettings.from_dict(mapping(data.get("press", {}), "settings.press")))
 
 
 def _group_to_dict(group) -> dict:
@@ -122,18 +122,5 @@ def _group_to_dict(group) -> dict:
 
 
 def _group_from_dict(cls, data: dict, where: str):
-    _check_keys(data, {f.name for f in fields(cls)}, where)
+    check_keys(data, {f.name for f in fields(cls)}, where)
     return cls(**data)
-
-
-def _mapping(data, where: str) -> dict:
-    if not isinstance(data, dict):
-        raise ValueError(f"{where} must be a mapping")
-    return data
-
-
-def _check_keys(data, known: set[str], where: str) -> None:
-    _mapping(data, where)
-    extra = set(data) - known
-    if extra:
-        raise ValueError(f"unknown {where} key(s): {', '.join(sorted(extra))}")
