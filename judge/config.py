@@ -115,6 +115,58 @@ class Worker:
 
 
 @dataclass
+class Limits:
+    """Bounds on one inbound mail (issue 12): ``mail_bytes`` read (the rest is
+    not), MIME nesting ``mime_depth`` and ``mime_parts``, and the
+    ``order_lines`` and ``command_lines`` taken from one mail; 0 = no limit.
+    Beyond a limit the judge reads what came before and says in its answer
+    what was over and what was still taken (:mod:`judge.mail.limits`)."""
+    mail_bytes: int = 512 * 1024
+    mime_depth: int = 10
+    mime_parts: int = 100
+    order_lines: int = 300
+    command_lines: int = 100
+
+
+@dataclass
+class Senders:
+    """Who the judge answers, and how it knows who wrote (issue 12).
+
+    ``deny``: addresses or domains (``spam@example.org``, ``example.net``)
+    whose mail is logged and never answered; ``auth``: the judge-wide default
+    of the games' ``auth`` setting (``address``, ``password``, ``verified``;
+    ``""``: ``verified`` when mail comes from IMAP behind a real mail server,
+    ``password`` on the embedded SMTP listener); ``trusted_authserv_ids``: the
+    ``Authentication-Results`` authserv-ids of the receiving mail servers the
+    judge believes (RFC 8601); ``loop_headers``: other judges' marker headers
+    (mail carrying one is never answered); ``refused_answer_hours``: a sender
+    whose mails are all refused gets at most one answer in this many hours."""
+    deny: list = field(default_factory=list)
+    auth: str = ""
+    trusted_authserv_ids: list = field(default_factory=list)
+    loop_headers: list = field(default_factory=lambda: list(_LOOP_HEADERS))
+    refused_answer_hours: float = 24.0
+
+    def default_auth(self, transport: str) -> str:
+        """The ``auth`` of games that set none, for inbound ``transport``."""
+        return self.auth or ("verified" if transport == "imap" else "password")
+
+    def denied(self, address: str) -> bool:
+        """Whether ``address`` (lower case) or its domain (or a parent domain) is denied."""
+        domain = address.rpartition("@")[2]
+        for entry in self.deny:
+            entry = str(entry).strip().lower()
+            if entry and (address == entry or (("@" not in entry) and
+                                               (domain == entry or domain.endswith("." + entry.lstrip("."))))):
+                return True
+        return False
+
+
+_LOOP_HEADERS = ("X-Judge", "X-Judge-Version", "X-Judge-Code", "X-NJudge", "X-Diplomacy",
+                 "X-Diplomacy-Judge", "X-Dip-Judge", "X-DPjudge", "X-DPjudge-Version", "X-DPPD")
+
+
+@dataclass
 class Scheduler:
     rescan_seconds: float = 60.0     # how often stored games are planned again (besides on a command's request)
 
@@ -131,6 +183,8 @@ class Config:
     inbound: Inbound = field(default_factory=Inbound)
     outbound: Outbound = field(default_factory=Outbound)
     worker: Worker = field(default_factory=Worker)
+    limits: Limits = field(default_factory=Limits)
+    senders: Senders = field(default_factory=Senders)
     scheduler: Scheduler = field(default_factory=Scheduler)
     log: Log = field(default_factory=Log)
     source: str = "<embedded default>"
@@ -178,6 +232,7 @@ _CHOICES = {
     "outbound.transport": ("maildir", "smtp"),
     "outbound.smtp.security": ("ssl", "starttls", "none"),
     "log.level": ("DEBUG", "INFO", "WARNING", "ERROR"),
+    "senders.auth": ("", "address", "password", "verified"),
 }
 
 
@@ -200,6 +255,8 @@ def _fill(obj, data: dict, source: str, prefix: str) -> None:
             raise ConfigError(source, dotted, f"must be {kind.__name__}, not {type(value).__name__}")
         if dotted in _CHOICES and value not in _CHOICES[dotted]:
             raise ConfigError(source, dotted, f"{value!r} is not one of {', '.join(_CHOICES[dotted])}")
+        if kind is list and not all(isinstance(v, str) for v in value):
+            raise ConfigError(source, dotted, "must be a list of strings")
         if kind in (int, float) and value < 0:
             raise ConfigError(source, dotted, "must not be negative")
         setattr(obj, key, value)

@@ -36,6 +36,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, fields
 
+from ..notation.lexicon import clean_line
 from .deadlines import check_keys
 from .errors import GameError
 from .notices import GM, OBSERVERS, Notice
@@ -96,7 +97,7 @@ class PressBlock:
 
 
 def _norm(line: str) -> str:
-    return unicodedata.normalize("NFKC", line).strip()
+    return unicodedata.normalize("NFKC", clean_line(line)).strip()
 
 
 def is_press_start(line: str) -> bool:
@@ -118,8 +119,10 @@ def read_header(line: str, names) -> PressHeader:
     English and Chinese). Raises GameError naming what it cannot read."""
     text = _norm(line)
     up = text.upper()
-    word = next(w for w in _PRESS + _BROADCAST
-                if up == w or up.startswith(w + " ") or (not w.isascii() and text.startswith(w)))
+    word = next((w for w in _PRESS + _BROADCAST
+                 if up == w or up.startswith(w + " ") or (not w.isascii() and text.startswith(w))), None)
+    if word is None:
+        raise GameError(f"not a press line: {line.strip()!r}")
     rest = text[len(word):].strip(" :：")
     broadcast = word in _BROADCAST
     tokens = [t for t in re.split(r"[\s,，、;；]+", rest) if t]

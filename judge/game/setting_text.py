@@ -63,7 +63,7 @@ from .settings import Settings
 def _count(text: str, tz: str) -> int | None:
     if text.lower() in ("none", "off", "no", "-"):
         return None
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise ValueError(f"{text!r} is not a whole number (or none)")
     return int(text)
 
@@ -147,7 +147,7 @@ def _days_of(text: str, tz: str = "UTC") -> float:
 
 
 def _whole(text: str, tz: str) -> int:
-    if not text.strip().isdigit():
+    if not (text.strip().isascii() and text.strip().isdigit()):
         raise ValueError(f"{text!r} is not a whole number")
     return int(text)
 

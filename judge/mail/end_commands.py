@@ -120,7 +120,7 @@ class EndCommands:
             text = cmd.args[-1]
             if text.upper() in ("NONE", "无", "無"):
                 fine = None
-            elif text.isdigit():
+            elif text.isascii() and text.isdigit():
                 fine = int(text)
             else:
                 raise GameError(f"{text!r} is not a whole number of points (or NONE)")

@@ -14,13 +14,21 @@ before them ("On ... wrote:"), and everything after a signature separator
 from __future__ import annotations
 
 import codecs
+import logging
+import re
 from dataclasses import dataclass, field
 from email import policy
+from email.header import decode_header, make_header
 from email.message import EmailMessage
-from email.parser import BytesParser
+from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parseaddr
 
 from bs4 import BeautifulSoup
+
+from .limits import ReadLimits, bound_raw
+from .loops import MARKER_HEADERS, automatic_reason
+
+log = logging.getLogger("judge.mail")
 
 # charsets as labelled -> the superset that decodes what mailers really send
 _CHARSET_SUPERSET = {
@@ -32,10 +40,6 @@ _CHARSET_SUPERSET = {
 # tried in order when the declared charset is missing, unknown or wrong
 _GUESSES = ("utf-8", "gb18030", "big5hkscs")
 
-_PRECEDENCE_AUTO = {"bulk", "list", "junk", "auto_reply"}
-_LIST_HEADERS = ("List-Id", "List-Unsubscribe", "List-Post")
-_AUTO_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Autoresponder")
-_BOUNCE_LOCALPARTS = {"mailer-daemon", "postmaster"}
 _BLOCK_TAGS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
                "table", "ul", "ol", "hr", "section", "article", "header", "footer"}
 _END_MARKERS = ("-----original message-----", "-------- original message --------",
@@ -56,8 +60,12 @@ class InboundMail:
     answers; ``text``: the body the judge reads (see module doc); ``automatic``:
     why the judge must not answer (``""`` when it may); ``notes``: codes such as
     ``html_only``, ``no_text``, ``charset_unknown:x``, ``charset_wrong:x``,
-    ``attachments:N``, ``broken_mime``; ``charset``: charset of the body part as
-    declared (lower case, ``""`` if none).
+    ``attachments:N``, ``broken_mime``, ``unreadable`` (only the headers could
+    be read), and the limit notes of :func:`judge.mail.limits.bound_raw`;
+    ``charset``: charset of the body part as declared (lower case, ``""`` if
+    none); ``raw``: the bytes as received (for a DKIM check).
+    Addresses are checked (:func:`clean_address`): an unusable one is ``""``;
+    names and the subject are on one line without control characters.
     """
     key: str
     sender: str
@@ -71,6 +79,7 @@ class InboundMail:
     notes: tuple[str, ...] = ()
     charset: str = ""
     recipients: tuple[str, ...] = field(default=())
+    raw: bytes = field(default=b"", repr=False, compare=False)
 
 
 def decode_bytes(data: bytes, declared: str | None) -> tuple[str, list[str]]:
@@ -80,14 +89,14 @@ def decode_bytes(data: bytes, declared: str | None) -> tuple[str, list[str]]:
     and Big5-HKSCS in turn, then UTF-8 with replacement characters.
     """
     notes: list[str] = []
-    label = (declared or "").strip().lower()
+    label = _clean(declared if isinstance(declared, str) else "", 64).lower()
     candidates: list[str] = []
     if label:
         name = _CHARSET_SUPERSET.get(label, label)
         try:
             codecs.lookup(name)
             candidates.append(name)
-        except LookupError:
+        except (LookupError, ValueError, TypeError):     # unknown, or a NUL byte in the label
             notes.append(f"charset_unknown:{label}")
     for c in _GUESSES:
         if c not in candidates:
@@ -95,7 +104,7 @@ def decode_bytes(data: bytes, declared: str | None) -> tuple[str, list[str]]:
     for i, c in enumerate(candidates):
         try:
             text = data.decode(c)
-        except (UnicodeDecodeError, LookupError):
+        except (UnicodeError, LookupError, ValueError, TypeError):
             continue
         if i and label and not notes:
             notes.append(f"charset_wrong:{label}")
@@ -145,50 +154,93 @@ def strip_quotes_and_signature(text: str) -> str:
     return "\n".join(kept).strip("\n")
 
 
-def automatic_reason(msg: EmailMessage, own_address: str, envelope_from: str | None = None) -> str:
-    """Why ``msg`` must not be answered (RFC 3834 and common practice), or ``""``.
-
-    Reasons: ``own-mail`` (From or X-Loop is the judge), ``auto-submitted``,
-    ``precedence``, ``mailing-list``, ``auto-reply``, ``no-sender`` (no address
-    to answer), ``bounce`` (empty envelope sender, MAILER-DAEMON/postmaster, or a
-    multipart/report).
-    """
-    own = own_address.lower()
-    sender = parseaddr(str(msg.get("From", "")))[1].lower()
-    loops = [str(v).lower() for v in msg.get_all(LOOP_HEADER, [])]
-    if sender == own or any(own in v for v in loops):
-        return "own-mail"
-    auto = str(msg.get("Auto-Submitted", "")).strip().lower()
-    if auto and not auto.startswith("no"):
-        return "auto-submitted"
-    if str(msg.get("Precedence", "")).strip().lower() in _PRECEDENCE_AUTO:
-        return "precedence"
-    if any(msg.get(h) is not None for h in _LIST_HEADERS):
-        return "mailing-list"
-    if any(msg.get(h) is not None for h in _AUTO_HEADERS):
-        return "auto-reply"
-    if envelope_from is not None and envelope_from.strip("<> ") == "":
-        return "bounce"
-    if str(msg.get("Return-Path", "x")).strip() == "<>":
-        return "bounce"
-    if "@" not in sender and "@" not in parseaddr(str(msg.get("Reply-To", "")))[1]:
-        return "no-sender"
-    if sender.partition("@")[0] in _BOUNCE_LOCALPARTS:
-        return "bounce"
-    if msg.get_content_type() == "multipart/report":
-        return "bounce"
-    return ""
+def _clean(text: str, limit: int = 998) -> str:
+    """``text`` on one line: control characters (CR, LF, NUL ...) and runs of
+    white space become one space; at most ``limit`` characters."""
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else " " for c in text)
+    return " ".join(text.split())[:limit]
 
 
-def _header(msg: EmailMessage, name: str) -> str:
-    try:
-        value = msg.get(name)
-    except Exception:  # noqa: BLE001 - a header the parser cannot model
+_ADDR_BAD = set('<>()[],;:"\\') | {" ", "\t"}
+
+
+def clean_address(address: str) -> str:
+    """``address`` in lower case if it is a usable mail address (``local@domain``,
+    both parts present, no white space, control or special characters, no
+    empty domain label), else ``""``."""
+    addr = address.strip().strip("<>").lower()
+    local, at, domain = addr.rpartition("@")
+    if not (local and at and domain) or len(addr) > 254 or len(local) > 64:
         return ""
-    return " ".join(str(value).split()) if value is not None else ""
+    if not addr.isprintable() or any(c in _ADDR_BAD for c in addr) or "@" in local:
+        return ""
+    if any(not label for label in domain.split(".")) or domain.startswith("-"):
+        return ""
+    return addr
 
 
-def _body(msg: EmailMessage) -> tuple[str, list[str]]:
+def _unescaped(value: str) -> str:
+    """A raw header value as parsed from bytes (8-bit bytes kept as surrogate
+    escapes) with those bytes read as UTF-8 (headers of real mail are, RFC 6532)."""
+    try:
+        value.encode("ascii")
+        return value
+    except UnicodeEncodeError:
+        return value.encode("ascii", "surrogateescape").decode("utf-8", "replace") \
+            if any("\udc80" <= c <= "\udcff" for c in value) else value
+    except Exception:  # noqa: BLE001
+        return value
+
+
+def _decoded(value: str) -> str:
+    """A raw header value with its RFC 2047 encoded words decoded, on one line."""
+    try:
+        value = str(make_header(decode_header(value)))
+    except Exception:  # noqa: BLE001 - a broken encoded word: keep it as written
+        pass
+    return _clean(value)
+
+
+class _Headers:
+    """The raw header values of a message by lower-case name; never raises
+    (the parsed header objects of :mod:`email` raise on bad addresses)."""
+
+    def __init__(self, msg: EmailMessage):
+        self.values: dict[str, list[str]] = {}
+        try:
+            for name, value in msg.raw_items():
+                self.values.setdefault(str(name).strip().lower(), []).append(_unescaped(str(value)))
+        except Exception:  # noqa: BLE001
+            pass
+
+    def get(self, name: str) -> list[str]:
+        return self.values.get(name.lower(), [])
+
+    def first(self, name: str) -> str:
+        """The first value of ``name``, decoded, on one line (``""`` if absent)."""
+        values = self.get(name)
+        return _decoded(values[0]) if values else ""
+
+    def address(self, name: str) -> tuple[str, str]:
+        """``(display name, checked address)`` of the first address in ``name``."""
+        values = self.get(name)
+        if not values:
+            return "", ""
+        try:
+            display, addr = parseaddr(" ".join(values[0].split()))
+        except Exception:  # noqa: BLE001
+            return "", ""
+        return _decoded(display), clean_address(addr)
+
+    def message_ids(self, name: str) -> tuple[str, ...]:
+        """The ``<...>`` Message-IDs in ``name`` (at most the last 20)."""
+        found = re.findall(r"<[^<>\s\x00-\x1f\x7f]{1,250}>", " ".join(self.get(name)))
+        return tuple(found[-20:])
+
+
+def _body(msg: EmailMessage) -> tuple[str, list[str], str]:
+    """``(text, notes, declared charset)`` of the body part the judge reads."""
     notes: list[str] = []
     try:
         part = msg.get_body(preferencelist=("plain", "html"))
@@ -199,53 +251,118 @@ def _body(msg: EmailMessage) -> tuple[str, list[str]]:
         attachments = sum(1 for _ in msg.iter_attachments()) if msg.is_multipart() else 0
     except Exception:  # noqa: BLE001
         notes.append("broken_mime")
-    if part is None and not msg.is_multipart() and msg.get_content_maintype() == "text":
-        part = msg  # e.g. text/enriched: read it as plain text
+    try:
+        if part is None and not msg.is_multipart() and msg.get_content_maintype() == "text":
+            part = msg  # e.g. text/enriched: read it as plain text
+    except Exception:  # noqa: BLE001
+        notes.append("broken_mime")
     if attachments:
         notes.append(f"attachments:{attachments}")
     if part is None:
         notes.append("no_text")
-        return "", notes
+        return "", notes, ""
     try:
         data = part.get_payload(decode=True) or b""
     except Exception:  # noqa: BLE001
         data, notes = b"", notes + ["broken_mime"]
-    text, cs_notes = decode_bytes(data, part.get_param("charset"))
+    if not isinstance(data, bytes):
+        data = b""
+    charset = _charset_label(part)
+    text, cs_notes = decode_bytes(data, charset)
     notes += cs_notes
-    if part.get_content_subtype() == "html":
+    if _subtype(part) == "html":
         notes.append("html_only")
-        text = html_to_text(text)
+        try:
+            text = html_to_text(text)
+        except Exception:  # noqa: BLE001 - whatever the HTML, the judge reads what it can
+            notes.append("broken_mime")
     if msg.defects or part.defects:
         if "broken_mime" not in notes:
             notes.append("broken_mime")
-    return text, notes
+    return text, notes, charset
 
 
-def read_mail(raw: bytes, key: str, own_address: str, envelope_from: str | None = None) -> InboundMail:
-    """Parse ``raw`` (never raises; see :class:`InboundMail`)."""
-    msg = BytesParser(policy=policy.default).parsebytes(raw)
-    name, sender = parseaddr(_header(msg, "From"))
-    reply_name, reply_addr = parseaddr(_header(msg, "Reply-To"))
-    refs = tuple(_header(msg, "References").split()) + tuple(_header(msg, "In-Reply-To").split())
-    text, notes = _body(msg)
-    charset = ""
+def _charset_label(part) -> str:
+    """The charset a part declares, as text (RFC 2231 values decoded), or ``""``."""
     try:
-        body = msg.get_body(preferencelist=("plain", "html"))
-        charset = (body.get_param("charset") or "").lower() if body is not None else ""
+        value = part.get_param("charset")
+        if isinstance(value, tuple):           # RFC 2231: (charset, language, value)
+            value = value[2]
     except Exception:  # noqa: BLE001
-        pass
-    recipients = tuple(a.lower() for _, a in getaddresses([_header(msg, "To"), _header(msg, "Cc")]) if a)
+        return ""
+    return _clean(str(value or ""), 64).lower()
+
+
+def _subtype(part) -> str:
+    try:
+        return part.get_content_subtype()
+    except Exception:  # noqa: BLE001
+        return "plain"
+
+
+def read_mail(raw: bytes, key: str, own_address: str, envelope_from: str | None = None,
+              limits: ReadLimits = ReadLimits(), markers: tuple[str, ...] = MARKER_HEADERS) -> InboundMail:
+    """Parse ``raw`` (see :class:`InboundMail`). Never raises: whatever the
+    bytes, the result names a sender to answer if one can be found, the text
+    that could be read, and notes saying what could not. ``limits`` bound the
+    bytes and the MIME structure read (:func:`judge.mail.limits.bound_raw`);
+    ``markers``: other judges' header names (:mod:`judge.mail.loops`)."""
+    try:
+        return _read(raw, key, own_address, envelope_from, limits, markers)
+    except Exception:  # noqa: BLE001 - RecursionError, MemoryError on a hostile structure...
+        log.warning("mail %s: could not be parsed; answered from its headers only", key, exc_info=True)
+        return _headers_only(raw, key, own_address, envelope_from, markers)
+
+
+def _read(raw, key, own_address, envelope_from, limits, markers) -> InboundMail:
+    bounded, limit_notes = bound_raw(raw, limits)
+    msg = BytesParser(policy=policy.default).parsebytes(bounded)
+    heads = _Headers(msg)
+    name, sender = heads.address("From")
+    _, reply_addr = heads.address("Reply-To")
+    subject = heads.first("Subject")
+    text, notes, charset = _body(msg)
+    try:
+        content_type = msg.get_content_type()
+    except Exception:  # noqa: BLE001
+        content_type = "text/plain"
     return InboundMail(
-        key=key,
-        sender=sender.lower() if "@" in sender else "",
-        sender_name=name,
-        reply_to=(reply_addr if "@" in reply_addr else sender).lower(),
-        subject=_header(msg, "Subject"),
-        message_id=_header(msg, "Message-ID"),
-        references=tuple(dict.fromkeys(refs)),
+        key=key, sender=sender, sender_name=name, reply_to=reply_addr or sender, subject=subject,
+        message_id=(heads.message_ids("Message-ID") or ("",))[0],
+        references=tuple(dict.fromkeys(heads.message_ids("References") + heads.message_ids("In-Reply-To"))),
         text=strip_quotes_and_signature(text),
-        automatic=automatic_reason(msg, own_address, envelope_from),
-        notes=tuple(dict.fromkeys(notes)),
+        automatic=automatic_reason(heads.get, own_address, sender, reply_addr, envelope_from, content_type,
+                                   subject, markers),
+        notes=tuple(dict.fromkeys(limit_notes + notes)),
         charset=charset,
-        recipients=recipients,
+        recipients=_recipients(heads),
+        raw=raw,
     )
+
+
+def _recipients(heads: _Headers) -> tuple[str, ...]:
+    values = heads.get("To") + heads.get("Cc")
+    try:
+        pairs = getaddresses([" ".join(v.split()) for v in values])
+    except Exception:  # noqa: BLE001
+        return ()
+    return tuple(dict.fromkeys(a for a in (clean_address(addr) for _, addr in pairs[:100]) if a))
+
+
+def _headers_only(raw: bytes, key: str, own_address: str, envelope_from: str | None,
+                  markers: tuple[str, ...]) -> InboundMail:
+    """The mail read from its header block alone (its body could not be parsed)."""
+    head = raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0][:65536]
+    try:
+        heads = _Headers(BytesHeaderParser(policy=policy.default).parsebytes(head))
+    except Exception:  # noqa: BLE001
+        heads = _Headers(EmailMessage())
+    name, sender = heads.address("From")
+    _, reply_addr = heads.address("Reply-To")
+    subject = heads.first("Subject")
+    return InboundMail(
+        key=key, sender=sender, sender_name=name, reply_to=reply_addr or sender, subject=subject,
+        message_id=(heads.message_ids("Message-ID") or ("",))[0], references=heads.message_ids("References"),
+        text="", automatic=automatic_reason(heads.get, own_address, sender, reply_addr, envelope_from,
+                                            "text/plain", subject, markers),
+        notes=("unreadable",), raw=raw)

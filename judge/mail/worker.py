@@ -109,7 +109,8 @@ class Worker:
                  ack: Callable[[dict], None] = lambda meta: None,
                  send: Callable[[list[dict]], None] = lambda rows: None,
                  timekeeper=None,
-                 changed: Callable[[dict[str, dict | None], bool], None] = lambda docs, by_mail: None):
+                 changed: Callable[[dict[str, dict | None], bool], None] = lambda docs, by_mail: None,
+                 reading: dict | None = None):
         self.store, self.spool, self.handler = store, spool, handler
         self.address, self.name, self.domain, self.keeper = address, name, domain, keeper
         self.language = language
@@ -118,6 +119,7 @@ class Worker:
         self._next_prune = 0.0                  # monotonic time of the next ledger pruning
         self.clock, self.ack, self.send = clock, ack, send
         self.timekeeper, self.changed = timekeeper, changed
+        self.reading = reading or {}            # read_mail's limits= and markers= (the config's)
         self._work: list = []                   # deadline work not yet done
         self.events: queue.Queue = queue.Queue()
         self._not_before: dict[str, float] = {}
@@ -264,7 +266,7 @@ class Worker:
             now = self.clock()
             mail = None
             try:
-                mail = read_mail(entry.raw, entry.key, self.address, entry.meta.get("mail_from"))
+                mail = read_mail(entry.raw, entry.key, self.address, entry.meta.get("mail_from"), **self.reading)
                 staging = Staging(batch)
                 if mail.automatic:
                     replies: list[Reply] = []

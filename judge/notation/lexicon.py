@@ -341,7 +341,7 @@ class Lexicon:
         elif w in self.latin:
             self._emit(out, self.latin[w], w, paren)
             return _skip_dot(s, end, LOC)
-        elif w.isdigit():
+        elif w.isdecimal():         # not isdigit: "❻" and "²" are digits int() cannot read
             out.append(Token(NUMBER, int(w), w, paren))
         else:
             self._unknown(out, w, paren)
