@@ -9,6 +9,7 @@ removals beyond the removals due.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import replace
 
 from ..rules.map import province_of
@@ -47,27 +48,67 @@ def group_of(order) -> str | None:
     return None
 
 
-def add(entries: tuple[OrderEntry, ...], entry: OrderEntry, phase_kind: str,
-        limits: dict[str, int] | None = None) -> tuple[tuple[OrderEntry, ...], list[OrderEntry]]:
-    """``entries`` with ``entry`` appended and the entries it replaces marked.
-    ``limits``: ``{"builds": n, "removals": m}`` in an adjustment phase.
-    Returns ``(new entries, replaced entries)``."""
-    key = entry_key(entry.order, phase_kind)
-    out = list(entries)
-    gone = []
-    if key is not None:
-        for i, e in enumerate(out):
-            if not e.replaced and entry_key(e.order, phase_kind) == key:
-                out[i] = replace(e, replaced=True)
-                gone.append(e)
-    out.append(entry)
-    group = group_of(entry.order)
-    if limits and group in limits:
-        active = [i for i, e in enumerate(out) if not e.replaced and group_of(e.order) == group]
-        for i in active[:max(0, len(active) - limits[group])]:
-            gone.append(out[i])
-            out[i] = replace(out[i], replaced=True)
-    return tuple(out), gone
+class Book:
+    """A power's entries while orders are added: :meth:`add` appends one and
+    marks what it replaces (module doc) in constant time, so a mail with N
+    order lines costs time linear in N (an index of the active entry per key
+    and, per group, the active entries in order).
+
+    ``entries``: the power's entries so far; ``limits``: ``{"builds": n,
+    "removals": m}`` in an adjustment phase. :attr:`entries` gives the tuple."""
+
+    def __init__(self, entries: tuple[OrderEntry, ...], phase_kind: str,
+                 limits: dict[str, int] | None = None):
+        self.kind, self.limits = phase_kind, limits or {}
+        self._out = list(entries)
+        self._by_key: dict[tuple, int] = {}
+        self._groups: dict[str, deque[int]] = {"builds": deque(), "removals": deque()}
+        self._active = {"builds": 0, "removals": 0}
+        for i, e in enumerate(self._out):
+            if not e.replaced:
+                self._index(i)
+
+    @property
+    def entries(self) -> tuple[OrderEntry, ...]:
+        return tuple(self._out)
+
+    def add(self, entry: OrderEntry) -> list[OrderEntry]:
+        """Append ``entry``; returns the entries it replaced (as they were)."""
+        gone = []
+        key = entry_key(entry.order, self.kind)
+        if key is not None and key in self._by_key:
+            gone.append(self._replace(self._by_key[key]))
+        self._out.append(entry)
+        self._index(len(self._out) - 1)
+        group = group_of(entry.order)
+        if group in self.limits:
+            queue = self._groups[group]
+            while self._active[group] > self.limits[group]:
+                while self._out[queue[0]].replaced:
+                    queue.popleft()
+                gone.append(self._replace(queue.popleft()))
+        return gone
+
+    def _index(self, i: int) -> None:
+        order = self._out[i].order
+        key = entry_key(order, self.kind)
+        if key is not None:
+            self._by_key[key] = i
+        group = group_of(order)
+        if group is not None:
+            self._groups[group].append(i)
+            self._active[group] += 1
+
+    def _replace(self, i: int) -> OrderEntry:
+        e = self._out[i]
+        self._out[i] = replace(e, replaced=True)
+        key = entry_key(e.order, self.kind)
+        if key is not None and self._by_key.get(key) == i:
+            del self._by_key[key]
+        group = group_of(e.order)
+        if group is not None:
+            self._active[group] -= 1
+        return e
 
 
 def active(entries: tuple[OrderEntry, ...]) -> list[OrderEntry]:

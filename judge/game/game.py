@@ -183,6 +183,7 @@ class Game(EndOfGame):
         self.check_running()
         power = self.power(power)
         receipts = []
+        entries = book.Book(self.orders.get(power, ()), self.phase.kind, self._limits(power))
         for line in lines:
             if not hasattr(line, "input"):
                 line = Line("", line)
@@ -198,10 +199,10 @@ class Game(EndOfGame):
                 if why:
                     receipts.append(Receipt(line.input, order, why[0], diagnostic=why[1]))
                     continue
-                entries, gone = book.add(self.orders.get(power, ()), OrderEntry(
-                    line.input, order, WRITTEN, False, now), self.phase.kind, self._limits(power))
-                self.orders[power] = entries
+                gone = entries.add(OrderEntry(line.input, order, WRITTEN, False, now))
                 receipts.append(Receipt(line.input, order, None, tuple(gone)))
+        if power in self.orders or entries.entries:
+            self.orders[power] = entries.entries
         return receipts
 
     def _limits(self, power: str) -> dict[str, int] | None:

@@ -59,7 +59,9 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+from collections import deque
 import hashlib
+import logging
 import re
 import textwrap
 import unicodedata
@@ -170,7 +172,9 @@ USAGE = {"create": "CREATE GAME PASSWORD [deadline=YYYY-MM-DDTHH:MM] [key=value 
          "join": "JOIN GAME PASSWORD [POWER]", "signon": "SIGNON GAME [PASSWORD]",
          "list": "LIST [GAME]", "set_password": "SET PASSWORD NEW-PASSWORD",
          "set_address": "SET ADDRESS NEW@ADDRESS", "set_language": "SET LANGUAGE en|zh-hans|zh-hant"}
+log = logging.getLogger("judge.mail")
 MAX_NOISE = 20       # lines that are neither commands nor orders, shown before the rest is skipped
+MAX_SHOWN = 20       # order lines replaced by later lines of the same mail, quoted in the answer
 
 
 @dataclass(frozen=True)
@@ -375,6 +379,8 @@ class _Session:
     noise: int = 0
     last_game: str | None = None
     games: dict[str, Game] = field(default_factory=dict)   # games read or changed by this mail
+    counts: dict[str, int] = field(default_factory=dict)   # order and command lines read (see _over)
+    notes: list[str] = field(default_factory=list)         # notes on this mail for the reply
 
 
 class MailCommands(GameCommands, EndCommands, ArchiveCommands):
@@ -407,11 +413,15 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             cmd = read_command(line)
             if cmd is None:
                 if s.game is not None and s.power is not None:
+                    if self._over(s, "order_lines", lines, i - 1):
+                        break
                     s.orders.append(line.strip())
                 elif s.noise < MAX_NOISE:
                     s.noise += 1
                     self._error(s, line, "unknown_command", suggestion=suggest_command(line))
                 continue
+            if self._over(s, "command_lines", lines, i - 1):
+                break
             self._guarded(s, self._flush_orders)
             self._tag(s)
             if cmd.name == "signoff":
@@ -426,6 +436,21 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             s.db.put("games", name, doc)
             self._games[name] = (doc, s.games[name])
         return self._replies(s) + self.notice_replies(s)
+
+    def _over(self, s: _Session, limit: str, lines: list[str], i: int) -> bool:
+        """Count one more line of kind ``limit`` (``order_lines``,
+        ``command_lines``: keys of the config's ``[limits]``); True when it is
+        over the limit: the mail is read no further, and a note says how many
+        lines were left unread from which one on."""
+        allowed = getattr(self.cfg.limits, limit)
+        s.counts[limit] = s.counts.get(limit, 0) + 1
+        if not allowed or s.counts[limit] <= allowed:
+            return False
+        rest = sum(1 for line in lines[i:] if line.strip())
+        s.notes.append(f"{limit}:{allowed}:{rest}:{clean_line(lines[i]).strip()[:80]}")
+        log.info("mail %s from %s: more than %d %s; %d line(s) not read", s.mail.key, s.mail.sender,
+                 allowed, limit.replace("_", " "), rest)
+        return True
 
     def _guarded(self, s: _Session, run, cmd: Command | None = None) -> None:
         """``run(s)`` or ``run(s, cmd)``; a GameError it raises (an order or a
@@ -463,7 +488,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         lang = self._language(s)
         out = [Reply(purpose="reply", to=(mail.reply_to,), template="reply.txt", lang=lang,
                      context=dict(common, results=s.results, words=words_for(lang),
-                                  notes=list(mail.notes) + [f"cc_record:{a}" for a in copies]),
+                                  notes=list(mail.notes) + s.notes + [f"cc_record:{a}" for a in copies]),
                      game=s.last_game, attachments=tuple(s.attachments))]
         for address, results in copies.items():
             lang = self._address_language(s, address)
@@ -840,20 +865,22 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         self._changed(s, game)
         entries = game.orders.get(power, ())
         replaced_by = _replaced_by(entries, before, [r for r in receipts if r.ok])
-
-        def last(i: int) -> int:            # the entry that holds the unit now, after replacements
-            while i in replaced_by:
-                i = replaced_by[i]
-            return i
+        final = list(range(len(entries)))    # the entry that holds each one's unit now, after replacements
+        for j in sorted(replaced_by, reverse=True):
+            final[j] = final[replaced_by[j]]
+        replaces: dict[int, list] = {}
+        for j in range(before):
+            if j in replaced_by:
+                replaces.setdefault(final[j], []).append(entries[j].order)
         orders = []
         for i, e in enumerate(entries):
             if e.replaced:
                 continue
             orders.append({"order": e.order, "input": e.text, "new": i >= before,
                            "notes": notes.get(e.text, ()) if i >= before else (),
-                           "replaces": [entries[j].order for j in range(before) if j in replaced_by and last(j) == i]})
-        superseded = [{"input": entries[j].text, "order": entries[j].order, "by": entries[last(j)].order}
-                      for j in range(before, len(entries)) if entries[j].replaced and last(j) != j]
+                           "replaces": replaces.get(i, [])})
+        superseded = [{"input": entries[j].text, "order": entries[j].order, "by": entries[final[j]].order}
+                      for j in range(before, len(entries)) if entries[j].replaced and final[j] != j]
         rejected = []
         for r in receipts:
             if not r.ok:       # a diagnostic names the places it guesses; a misspelt command is named here
@@ -874,22 +901,28 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         s.results.append({"kind": "orders", "game": game.name, "map": game.map_name, "power": power,
                           "phase": str(game.phase), "orders": orders, "taken": len(entries) - before,
                           "adjust": adjust,
-                          "superseded": superseded, "rejected": rejected,
+                          "superseded": superseded[:MAX_SHOWN],
+                          "superseded_more": max(len(superseded) - MAX_SHOWN, 0), "rejected": rejected,
                           "missing": missing, "deadline": game.schedule.deadline,
                           "timezone": game.settings.deadlines.timezone})
 
 
 def _replaced_by(entries, before: int, taken) -> dict[int, int]:
     """``{index of a replaced entry: index of the entry that replaced it}``;
-    ``taken``: the receipts of the entries from ``entries[before]`` on, in order."""
+    ``taken``: the receipts of the entries from ``entries[before]`` on, in
+    order. Linear in the entries: each replaced entry is found through an
+    index of the replaced ones by value, earliest first."""
+    marked: dict = {}
+    for j, e in enumerate(entries):
+        if e.replaced:
+            marked.setdefault(e, deque()).append(j)
     out: dict[int, int] = {}
     for k, receipt in enumerate(taken):
         i = before + k
         for gone in receipt.replaced:
-            marked = dataclasses.replace(gone, replaced=True)
-            j = next((j for j in range(i) if j not in out and entries[j] == marked), None)
-            if j is not None:
-                out[j] = i
+            queue = marked.get(dataclasses.replace(gone, replaced=True))
+            if queue and queue[0] < i:
+                out[queue.popleft()] = i
     return out
 
 
