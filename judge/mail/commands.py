@@ -52,7 +52,13 @@ The game's time zone and deadline are the game's own
 without it the clock starts when every power is taken (or at the GM's START).
 Taking the last power tells every player and the GM that the game has started.
 
-Store tables written: ``games``, ``gm``, ``accounts``.
+A mail from a sender on the judgekeeper's deny list (``[senders] deny``) is
+not answered; nor is a mail in which no line is a command from a sender
+none of whose mails ever did anything and who had such an answer within
+``[senders] refused_answer_hours``
+(:class:`Unanswered` says why; the worker keeps it in the ledger).
+
+Store tables written: ``games``, ``gm``, ``accounts``, ``refused``.
 """
 
 from __future__ import annotations
@@ -109,6 +115,16 @@ class Reply:
     game: str | None = None
     in_reply: bool = True
     attachments: tuple[tuple[str, str, str], ...] = ()
+
+
+class Unanswered(list):
+    """What :meth:`CommandHandler.handle` returns for a mail it does not
+    answer: no replies, and ``reason`` (a stable code: ``denied``,
+    ``refused-limit``) that the worker keeps in the ledger and logs."""
+
+    def __init__(self, reason: str):
+        super().__init__()
+        self.reason = reason
 
 
 class CommandHandler(Protocol):
@@ -398,6 +414,11 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
     def handle(self, mail: InboundMail, db, now: datetime) -> list[Reply]:
         if not mail.reply_to:
             return []
+        senders = self.cfg.senders
+        if senders.denied(mail.sender) or senders.denied(mail.reply_to):
+            log.info("mail %s from %s (reply to %s): on the deny list; not answered", mail.key,
+                     mail.sender, mail.reply_to)
+            return Unanswered("denied")
         s = _Session(mail, db, now)
         lines, i = mail.text.split("\n"), 0
         while i < len(lines):
@@ -435,7 +456,39 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             doc = s.games[name].to_dict()
             s.db.put("games", name, doc)
             self._games[name] = (doc, s.games[name])
+        if not self._answer_refused(s):
+            return Unanswered("refused-limit")
         return self._replies(s) + self.notice_replies(s)
+
+    def _answer_refused(self, s: _Session) -> bool:
+        """Whether to answer this mail: always, unless the judge could make
+        nothing of it (no line of it is a command: an auto-responder that
+        marks its mail in no way writes such mails) and it comes from a sender
+        none of whose mails ever did anything, who had such an answer less
+        than ``[senders] refused_answer_hours`` ago (RFC 3834 §2: never answer
+        a robot for ever). A mail with a command that was refused (a wrong
+        password, say) is always answered: a person wrote it. Table
+        ``refused``: sender -> {ok: a mail of theirs did something, answered:
+        UTC ISO time of the last answer to a mail the judge made nothing of}."""
+        sender = s.mail.sender or s.mail.reply_to
+        row = s.db.get("refused", sender) or {}
+        if any(r["kind"] != "error" for r in s.results) or s.notices:
+            if not row.get("ok"):
+                s.db.put("refused", sender, {"ok": True, "answered": ""})
+            return True
+        if row.get("ok") or any(r["code"] != "unknown_command" for r in s.results):
+            return True
+        try:
+            last = datetime.fromisoformat(row["answered"]) if row.get("answered") else None
+        except (TypeError, ValueError):
+            last = None
+        hours = self.cfg.senders.refused_answer_hours
+        if last is not None and timedelta(0) <= s.now - last < timedelta(hours=hours):
+            log.info("mail %s from %s: nothing in it could be done, nor in any earlier mail of this sender, "
+                     "answered at %s; not answered again within %g h", s.mail.key, sender, last.isoformat(), hours)
+            return False
+        s.db.put("refused", sender, {"ok": False, "answered": s.now.isoformat()})
+        return True
 
     def _over(self, s: _Session, limit: str, lines: list[str], i: int) -> bool:
         """Count one more line of kind ``limit`` (``order_lines``,

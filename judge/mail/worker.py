@@ -5,7 +5,9 @@ For each spool entry, oldest first:
 1. read it; if its key is in the ledger already, it is a duplicate: drop the
    entry, acknowledge it, change nothing;
 2. parse it (:func:`~judge.mail.message.read_mail`); automatic mail (bounces,
-   auto-replies, list mail, the judge's own mail) gets a ledger entry and no answer;
+   auto-replies, list mail, the judge's own mail) gets a ledger entry and no answer,
+   and so does a mail the handler chose not to answer (it returns an empty
+   list with a ``reason``, :class:`~judge.mail.commands.Unanswered`);
 3. otherwise the command handler runs on a :class:`~judge.mail.staging.Staging`
    and returns :class:`~judge.mail.commands.Reply` requests, which are rendered
    and composed here (Message-ID from (key, purpose, recipient));
@@ -268,12 +270,15 @@ class Worker:
             try:
                 mail = read_mail(entry.raw, entry.key, self.address, entry.meta.get("mail_from"), **self.reading)
                 staging = Staging(batch)
+                quiet = ""
                 if mail.automatic:
                     replies: list[Reply] = []
                     status, summary = "ignored", f"not answered ({mail.automatic})"
                 else:
                     replies = self.handler.handle(mail, staging, now)
-                    status, summary = "done", f"{len(replies)} repl{'y' if len(replies) == 1 else 'ies'}"
+                    quiet = getattr(replies, "reason", "")     # the handler chose not to answer (why)
+                    status, summary = ("ignored", f"not answered ({quiet})") if quiet else \
+                        ("done", f"{len(replies)} repl{'y' if len(replies) == 1 else 'ies'}")
                 rows = [self._row(mail, r, now) for r in replies]
             except Exception as e:  # noqa: BLE001 - any bug in a handler must not lose the mail
                 failed = (entry, mail, e, alone)
@@ -281,8 +286,8 @@ class Worker:
             staging.apply(batch)
             ledger = {"status": status, "at": now.isoformat(), "from": mail.sender,
                       "subject": mail.subject[:200], "replies": [r["id"] for r in rows]}
-            if mail.automatic:
-                ledger["reason"] = mail.automatic
+            if status == "ignored":
+                ledger["reason"] = mail.automatic or quiet
             batch.put("ledger", entry.key, ledger)
             for row in rows:
                 batch.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
