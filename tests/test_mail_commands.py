@@ -33,7 +33,8 @@ class Judge:
     def mails(self, frm: str, body: str, charset: str = "utf-8", **headers) -> list[EmailMessage]:
         """Every mail the judge sends for one mail from ``frm`` (the answer first)."""
         m = EmailMessage()
-        m["From"], m["To"], m["Subject"] = frm, "judge@example.test", "cmd"
+        m["From"], m["To"] = frm, "judge@example.test"
+        m["Subject"] = headers.pop("Subject", "cmd")
         m["Message-ID"] = f"<cmd-{next(_ids)}@x>"
         for name, value in headers.items():
             m[name.replace("_", "-")] = value

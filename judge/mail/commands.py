@@ -95,6 +95,7 @@ from ..rules.phase import Phase
 from .archive_commands import ArchiveCommands
 from .end_commands import WORDS_EN as END_WORDS_EN, WORDS_ZH as END_WORDS_ZH, EndCommands
 from .game_commands import GameCommands, read_time
+from .masking import mask, secrets_of
 from .message import InboundMail
 from .passwords import hash_password, verify_password
 
@@ -397,6 +398,7 @@ class _Session:
     games: dict[str, Game] = field(default_factory=dict)   # games read or changed by this mail
     counts: dict[str, int] = field(default_factory=dict)   # order and command lines read (see _over)
     notes: list[str] = field(default_factory=list)         # notes on this mail for the reply
+    secrets: set[str] = field(default_factory=set)         # passwords in this mail: masked in replies
 
 
 class MailCommands(GameCommands, EndCommands, ArchiveCommands):
@@ -437,10 +439,15 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                     if self._over(s, "order_lines", lines, i - 1):
                         break
                     s.orders.append(line.strip())
+                    if len(line.split()) > 2:          # a misspelt SIGNON/JOIN may hold a password
+                        s.secrets |= secrets_of(None, (), line, suggest_command(line))
                 elif s.noise < MAX_NOISE:
                     s.noise += 1
-                    self._error(s, line, "unknown_command", suggestion=suggest_command(line))
+                    suggestion = suggest_command(line)
+                    s.secrets |= secrets_of(None, (), line, suggestion)
+                    self._error(s, line, "unknown_command", suggestion=suggestion)
                 continue
+            s.secrets |= secrets_of(cmd.name, cmd.args, cmd.line)
             if self._over(s, "command_lines", lines, i - 1):
                 break
             self._guarded(s, self._flush_orders)
@@ -530,9 +537,14 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         a copy of only the results that concern it."""
         mail = s.mail
         subject = mail.subject or ""
+        asked = read_command(subject[3:] if subject.lower().startswith("re:") else subject)
+        if asked is not None:                  # "JOIN g1 secret1" as the subject
+            s.secrets |= secrets_of(asked.name, asked.args, asked.line)
         re_subject = subject if subject.lower().startswith("re:") else f"Re: {subject or 'judge'}"
+        re_subject = mask(re_subject, s.secrets)
+        results = mask(s.results, s.secrets)   # no password quoted, in the answer or a copy
         copies: dict[str, list[dict]] = {}
-        for r in s.results:
+        for r in results:
             for address in r["copies"]:
                 if address != mail.reply_to:
                     copies.setdefault(address, []).append(r)
@@ -540,7 +552,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                   "judge_address": self.cfg.judge.address}
         lang = self._language(s)
         out = [Reply(purpose="reply", to=(mail.reply_to,), template="reply.txt", lang=lang,
-                     context=dict(common, results=s.results, words=words_for(lang),
+                     context=dict(common, results=results, words=words_for(lang),
                                   notes=list(mail.notes) + s.notes + [f"cc_record:{a}" for a in copies]),
                      game=s.last_game, attachments=tuple(s.attachments))]
         for address, results in copies.items():

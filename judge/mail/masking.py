@@ -1,0 +1,94 @@
+"""Passwords never appear in a mail the judge sends (issue 12, point 7).
+
+The answer to a mail quotes its lines (``> JOIN g1 secret1 France``), and a
+copy goes to the address of record. :func:`secrets_of` names the passwords a
+command line holds (``CREATE``, ``JOIN``, ``SIGNON``, ``SET PASSWORD``,
+``REPLACE``, a ``join_password=`` setting, and the same lines misspelt, such
+as ``SINGON g1 pw``); :func:`mask` replaces each of them, wherever it stands
+as a word in the answer's data, with :data:`MASK`.
+"""
+
+from __future__ import annotations
+
+import re
+
+MASK = "********"
+
+_AT = {"create": None, "join": 1, "signon": 1, "set_password": 0, "replace": -1}
+_SETTING = re.compile(r"(?i)\bjoin[-_]?password\s*=\s*(\S+)")
+
+
+def secrets_of(name: str | None, args: tuple[str, ...], line: str, suggestion: str | None = None) -> set[str]:
+    """The passwords in one command line: ``name`` and ``args`` as read
+    (:class:`judge.mail.commands.Command`), or for a line that is no command,
+    ``suggestion``, the command word it is nearest to (its words after the
+    game name are taken for passwords)."""
+    found = set(_SETTING.findall(line))
+    if name is None:
+        words = line.split()
+        if suggestion in ("JOIN", "SIGNON", "CREATE") and len(words) > 2:
+            found.add(words[2])
+        elif suggestion == "SET" and len(words) > 2:
+            found.update(words[2:])
+        return found
+    if name == "create":
+        plain = [a for a in args if "=" not in a]
+        found.update(plain[1:2])
+    elif name == "replace" and len(args) < 2:
+        pass
+    elif name in _AT and args:
+        at = _AT[name]
+        if at is not None and (at < 0 or len(args) > at) and not (name == "signon" and len(args) < 2):
+            found.add(args[at])
+    elif name == "set_settings":
+        found.update(_SETTING.findall(" ".join(args)))
+    return {s for s in found if s}
+
+
+TEXT_KEYS = frozenset({"line", "input", "text", "reason", "changes", "settings", "subject"})
+"""Keys of an answer's data whose strings are the sender's own text (codes
+of powers, places and units are never touched)."""
+
+
+def mask(value, secrets: set[str]):
+    """``value`` with every secret (of 4 characters or more) that stands as
+    a word (no letter or digit on either side) in the sender's text replaced by :data:`MASK`: a str is masked; in
+    dicts, lists and tuples the strings under :data:`TEXT_KEYS` are (new
+    containers are made); other values are kept as they are."""
+    secrets = {x for x in secrets if len(x) >= 4}
+    if not secrets:
+        return value
+    words = "|".join(re.escape(x) for x in sorted(secrets, key=len, reverse=True))
+    pattern = re.compile(rf"(?<!\w)(?:{words})(?!\w)")
+    return _walk(value, pattern, True) if isinstance(value, str) else _walk(value, pattern, False)
+
+
+def _walk(value, pattern, text: bool):
+    if isinstance(value, str):
+        return pattern.sub(MASK, value) if text else value
+    if isinstance(value, dict):
+        return {k: _walk(v, pattern, text or k in TEXT_KEYS) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_walk(v, pattern, text) for v in value]
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return tuple(_walk(v, pattern, text) for v in value)
+    if callable(getattr(value, "message", None)):      # a refusal worded at render time
+        return _Masked(value, re.compile(pattern.pattern, re.IGNORECASE))
+    return value
+
+
+class _Masked:
+    """A refusal (anything with ``message(lang)``, such as a parser
+    diagnostic that quotes the line in lower case) whose words are masked."""
+
+    def __init__(self, inner, pattern):
+        self.inner, self.pattern = inner, pattern
+
+    def message(self, lang: str) -> str:
+        return self.pattern.sub(MASK, self.inner.message(lang))
+
+    def __str__(self) -> str:
+        return self.pattern.sub(MASK, str(self.inner))
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
