@@ -22,13 +22,33 @@ _ids = itertools.count()
 
 
 class Judge:
-    def __init__(self, tmp_path):
-        cfg = Config()
-        cfg.judge.address = "judge@example.test"
+    """The worker and the judge's handler over a store in ``tmp_path``, the
+    clock at ``clock()`` (NOW), with ``cfg`` (the default, address
+    judge@example.test); ``sent`` holds every outbox row handed to the sender."""
+
+    def __init__(self, tmp_path, cfg: Config | None = None, clock=lambda: NOW, max_attempts: int = 3):
+        if cfg is None:
+            cfg = Config()
+            cfg.judge.address = "judge@example.test"
+        self.cfg = cfg
         self.store, self.spool, self.sent = Store(tmp_path / "j.json"), Spool(tmp_path / "spool"), []
         self.worker = Worker(self.store, self.spool, MailCommands(cfg), address=cfg.judge.address,
                              name="Judge", domain="example.test", keeper="k@example.test",
-                             clock=lambda: NOW, send=self.sent.extend)
+                             clock=clock, send=self.sent.extend, max_attempts=max_attempts, retry_delay=0,
+                             reading={"limits": cfg.limits, "markers": tuple(cfg.senders.loop_headers)})
+
+    def raw(self, data: bytes, **meta) -> list[EmailMessage]:
+        """Every mail the judge sends for the raw mail ``data`` (spool meta ``meta``)."""
+        before = len(self.sent)
+        self.spool.put(data, {"source": "test", **meta})
+        for name in self.spool.pending():
+            self.worker.process(name)
+        return [email.message_from_string(row["raw"], policy=policy.default) for row in self.sent[before:]]
+
+    def ledger(self, data: bytes) -> dict:
+        """The ledger entry of the raw mail ``data`` (keyed as the spool keys it)."""
+        from judge.mail.spool import message_key
+        return self.store.get("ledger", message_key(data))
 
     def mails(self, frm: str, body: str, charset: str = "utf-8", **headers) -> list[EmailMessage]:
         """Every mail the judge sends for one mail from ``frm`` (the answer first)."""
@@ -39,11 +59,7 @@ class Judge:
         for name, value in headers.items():
             m[name.replace("_", "-")] = value
         m.set_content(body, charset=charset)
-        before = len(self.sent)
-        self.spool.put(m.as_bytes(), {"source": "test"})
-        for name in self.spool.pending():
-            self.worker.process(name)
-        return [email.message_from_string(row["raw"], policy=policy.default) for row in self.sent[before:]]
+        return self.raw(m.as_bytes())
 
     def mail(self, frm: str, body: str, charset: str = "utf-8", **headers) -> EmailMessage:
         """The judge's answer to a mail from ``frm`` (the first mail it sends)."""

@@ -427,6 +427,12 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             line, i = clean_line(lines[i]), i + 1
             if not line.strip():
                 continue
+            if self.cfg.limits.line_chars and len(line) > self.cfg.limits.line_chars:
+                if not self._over(s, "command_lines", lines, i - 1):
+                    self._error(s, line[:60] + "…", "line_too_long", chars=len(line),
+                                limit=self.cfg.limits.line_chars)
+                    continue
+                break
             if is_press_start(line):
                 self._guarded(s, self._flush_orders)
                 self._tag(s)

@@ -4,7 +4,8 @@
 on bad input: broken MIME, unknown or wrong charsets, HTML-only bodies and
 attachments become ``notes`` (stable codes the reply explains) and the best text
 that can be had. Parsing uses :mod:`email` with ``policy.default``; HTML is
-converted with BeautifulSoup (never regular expressions).
+converted with the standard library's :mod:`html.parser` tokenizer (never
+regular expressions; no tree, whose building is quadratic on hostile HTML).
 
 The text the judge reads has quoted reply lines (``>``), the attribution line
 before them ("On ... wrote:"), and everything after a signature separator
@@ -22,8 +23,7 @@ from email.header import decode_header, make_header
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parseaddr
-
-from bs4 import BeautifulSoup
+from html.parser import HTMLParser
 
 from .limits import ReadLimits, bound_raw
 from .loops import MARKER_HEADERS, automatic_reason
@@ -114,23 +114,64 @@ def decode_bytes(data: bytes, declared: str | None) -> tuple[str, list[str]]:
     return data.decode("utf-8", errors="replace"), notes
 
 
+class _TextOfHtml(HTMLParser):
+    """The visible text of HTML in one pass of the standard library's
+    tokenizer, with no tree (a tree builder walks its stack of open tags for
+    every end tag: quadratic on a mail of thousands of unclosed tags)."""
+
+    _SKIP_TAGS = {"script", "style", "head", "title", "blockquote"}
+    _SKIP_CLASSES = {"gmail_quote", "gmail_signature", "moz-cite-prefix"}
+    _SKIP_IDS = {"divRplyFwdMsg", "appendonsend"}
+    _VOID = {"br", "hr", "img", "meta", "link", "input", "area", "base", "col", "embed", "source", "wbr"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.skipping: list[str] = []          # the open tags of a skipped element (quote, script...)
+
+    def _skips(self, tag: str, attrs) -> bool:
+        found = dict(attrs)
+        classes = set((found.get("class") or "").split())
+        return tag in self._SKIP_TAGS or bool(classes & self._SKIP_CLASSES) or found.get("id") in self._SKIP_IDS
+
+    def handle_starttag(self, tag, attrs):
+        if tag in _BLOCK_TAGS:
+            self.out.append("\n")
+        if self.skipping:
+            if tag not in self._VOID and len(self.skipping) < 200:     # bounded: each end tag looks at it
+                self.skipping.append(tag)
+        elif tag not in self._VOID and self._skips(tag, attrs):
+            self.skipping.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        if tag in _BLOCK_TAGS:
+            self.out.append("\n")
+
+    def handle_endtag(self, tag):
+        if self.skipping:
+            if tag in self.skipping:           # close up to it (unclosed tags inside are forgiven)
+                while self.skipping and self.skipping.pop() != tag:
+                    pass
+            return
+        if tag in _BLOCK_TAGS:
+            self.out.append("\n")
+
+    def handle_data(self, data):
+        if not self.skipping:
+            self.out.append(data)
+
+
 def html_to_text(html: str) -> str:
     """Visible text of an HTML body, one block element per line; quoted parts
-    (``<blockquote>``, Gmail/Outlook quote containers), scripts and styles removed."""
-    soup = BeautifulSoup(html, "html.parser")
-    for tag in soup.find_all(["script", "style", "head", "title", "blockquote"]):
-        tag.decompose()
-    for tag in soup.find_all(class_=["gmail_quote", "gmail_signature", "moz-cite-prefix"]):
-        tag.decompose()
-    for tag in soup.find_all(id=["divRplyFwdMsg", "appendonsend"]):
-        tag.decompose()
-    for tag in soup.find_all(_BLOCK_TAGS):
-        if tag.name == "br":
-            tag.replace_with("\n")
-        else:
-            tag.insert_before("\n")
-            tag.insert_after("\n")
-    lines = [" ".join(line.replace("\xa0", " ").split()) for line in soup.get_text().splitlines()]
+    (``<blockquote>``, Gmail/Outlook quote containers), scripts and styles
+    removed. Linear in the size of ``html`` (:class:`_TextOfHtml`)."""
+    parser = _TextOfHtml()
+    try:
+        parser.feed(html)
+        parser.close()
+    except Exception:  # noqa: BLE001 - the tokenizer keeps what it read so far
+        pass
+    lines = [" ".join(line.replace("\xa0", " ").split()) for line in "".join(parser.out).splitlines()]
     return "\n".join(lines).strip("\n")
 
 
