@@ -191,6 +191,7 @@ USAGE = {"create": "CREATE GAME PASSWORD [deadline=YYYY-MM-DDTHH:MM] [key=value 
          "set_address": "SET ADDRESS NEW@ADDRESS", "set_language": "SET LANGUAGE en|zh-hans|zh-hant"}
 log = logging.getLogger("judge.mail")
 MAX_NOISE = 20       # lines that are neither commands nor orders, shown before the rest is skipped
+MAX_PASSWORD_LINES = 5   # lines with a password read from one mail (CREATE, JOIN, SIGNON, SET PASSWORD, REPLACE)
 MAX_SHOWN = 20       # order lines replaced by later lines of the same mail, quoted in the answer
 
 
@@ -399,6 +400,7 @@ class _Session:
     counts: dict[str, int] = field(default_factory=dict)   # order and command lines read (see _over)
     notes: list[str] = field(default_factory=list)         # notes on this mail for the reply
     secrets: set[str] = field(default_factory=set)         # passwords in this mail: masked in replies
+    password_lines: int = 0                                # lines with a password read so far
 
 
 class MailCommands(GameCommands, EndCommands, ArchiveCommands):
@@ -434,6 +436,8 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                     continue
                 break
             if is_press_start(line):
+                if self._over(s, "command_lines", lines, i - 1):
+                    break
                 self._guarded(s, self._flush_orders)
                 self._tag(s)
                 i = self._press_block(s, lines, i - 1)
@@ -453,7 +457,13 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                     s.secrets |= secrets_of(None, (), line, suggestion)
                     self._error(s, line, "unknown_command", suggestion=suggestion)
                 continue
-            s.secrets |= secrets_of(cmd.name, cmd.args, cmd.line)
+            secrets = secrets_of(cmd.name, cmd.args, cmd.line)
+            s.secrets |= secrets
+            if secrets and cmd.name != "set_settings":
+                s.password_lines += 1                  # each costs scrypt (tens of ms) on purpose
+                if s.password_lines > MAX_PASSWORD_LINES:
+                    self._error(s, cmd.line, "too_many_passwords", limit=MAX_PASSWORD_LINES)
+                    continue
             if self._over(s, "command_lines", lines, i - 1):
                 break
             self._guarded(s, self._flush_orders)
@@ -798,8 +808,10 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             elif not mine and may_be_gm and sender and gm.get("address") == sender:
                 chosen = None
         else:
-            # the sender's own powers first; stop at the first match (scrypt is slow on purpose)
-            chosen = next((p for p in mine + [p for p in candidates if p not in mine]
+            # a sender on record signs on as its own power (or the GM; another power with the
+            # letter form, SIGNON Fgame); stop at the first match (scrypt is slow on purpose)
+            others = [] if mine and letter is None else [p for p in candidates if p not in mine]
+            chosen = next((p for p in mine + others
                            if verify_password(password, game.players[p].password_hash)), False)
             if chosen is False and may_be_gm and verify_password(password, gm.get("password_hash")):
                 chosen = None

@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 from ..game import GameError, master, nmr, turns
 from ..game.deadlines import local_to_utc, zone_of
 from ..game.notices import merged
-from ..game.press import read_press, route
+from ..game.press import is_press_end, read_press, route
 from ..game.setting_text import hours_of
 from ..maps import load_names
 from ..notation.names import name_index
@@ -127,16 +127,13 @@ class GameCommands:
         line = lines[i]
         if s.game is None:
             self._error(s, line, "need_signon")
-            j = i + 1
-            while j < len(lines) and not lines[j].strip().upper().startswith("ENDPRESS"):
-                j += 1
-            return j + 1
+            return _after_press(lines, i)
         game = s.game
         try:
             block, nxt = read_press(lines, i, name_index_of(game))
         except GameError as e:
             self._error(s, line, "refused", reason=e)
-            return i + 1
+            return _after_press(lines, i)     # not i + 1: a block of PRESS lines would be read again and again
         sender = None if s.gm and s.power is None else s.power
         try:
             notices = route(game, sender, block, f"{s.mail.key}:{len(s.notices)}")
@@ -292,6 +289,15 @@ class GameCommands:
         if not text:
             raise GameError("name the power")
         return name_index_of(game).power(text) or game.power(text)
+
+
+def _after_press(lines: list[str], i: int) -> int:
+    """The index of the line after the press block opening at ``lines[i]``
+    (after its ENDPRESS, or the end of the mail)."""
+    j = i + 1
+    while j < len(lines) and not is_press_end(lines[j]):
+        j += 1
+    return j + 1
 
 
 def name_index_of(game):

@@ -9,7 +9,8 @@ never sees more than the limits allow (the standard parser recurses once per
 nesting level: 1,000 levels exhaust Python's stack). It scans the bytes once
 (linear in their size) and returns notes that say what was cut:
 
-``too_big:<bytes>:<limit>``, ``mime_deep:<limit>``, ``mime_parts:<limit>``.
+``too_big:<bytes>:<limit>``, ``mail_lines:<limit>`` (:data:`MAX_LINES`),
+``mime_deep:<limit>``, ``mime_parts:<limit>``.
 """
 
 from __future__ import annotations
@@ -32,8 +33,25 @@ def bound_raw(raw: bytes, limits: ReadLimits) -> tuple[bytes, list[str]]:
         cut = raw.rfind(b"\n", 0, limits.mail_bytes)
         notes.append(f"too_big:{len(raw)}:{limits.mail_bytes}")
         raw = raw[:cut + 1 if cut > 0 else limits.mail_bytes]
+    end = _line_cut(raw, notes)
+    if end is not None:
+        raw = raw[:end]
     end = _mime_cut(raw, limits, notes)
     return (raw if end is None else raw[:end]), notes
+
+
+MAX_LINES = 20000
+"""Lines of a mail read at most (no person writes more; the parser pays per line)."""
+
+
+def _line_cut(raw: bytes, notes: list[str]) -> int | None:
+    if raw.count(b"\n") <= MAX_LINES:
+        return None
+    end = -1
+    for _ in range(MAX_LINES):
+        end = raw.index(b"\n", end + 1)
+    notes.append(f"mail_lines:{MAX_LINES}")
+    return end + 1
 
 
 def _mime_cut(raw: bytes, limits: ReadLimits, notes: list[str]) -> int | None:

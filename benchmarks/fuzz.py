@@ -1,0 +1,173 @@
+"""Fuzz benchmark (issue 12): mutated mails through the real reader and
+command handler, and the cost of long mails.
+
+    python benchmarks/fuzz.py [--mails 20000] [--seed 7]
+
+Each mail (tests/mailfuzz.py: seed mails in English and Chinese mutated one
+to three times) is read (:func:`judge.mail.message.read_mail`, with the
+default ``[limits]``), handled (:class:`judge.mail.commands.MailCommands` on
+a staged view of a real store; the staged changes are committed every 100
+mails) and its replies rendered and composed as the worker does. Prints:
+
+- tracebacks: mails whose reading, handling or rendering raised (target 0);
+- unaccounted: mails neither answered nor ignored with a reason (target 0);
+- answered / ignored (by reason);
+- handling time per mail: median, p99, max (ms; target p99 <= 200 ms);
+- RSS growth from mail 1,000 to the end (MB; target <= 20 MB);
+- long mails: N copies of an order line (limits off: the cost must grow
+  linearly) and the 5 MB and 8,000-line mails with the default limits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import statistics
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import replace
+from datetime import datetime, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+import mailfuzz  # noqa: E402
+
+from judge.config import Config  # noqa: E402
+from judge.mail.commands import MailCommands  # noqa: E402
+from judge.mail.compose import compose, message_id_for  # noqa: E402
+from judge.mail.message import read_mail  # noqa: E402
+from judge.mail.render import render  # noqa: E402
+from judge.mail.staging import Staging  # noqa: E402
+from judge.storage import Store  # noqa: E402
+
+NOW = datetime(2030, 1, 1, 12, 0, tzinfo=timezone.utc)
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class Bench:
+    """The reader, handler and renderer over a store in a temporary folder."""
+
+    def __init__(self, cfg: Config, folder: Path):
+        self.cfg = cfg
+        self.store = Store(folder / "judge.json")
+        self.handler = MailCommands(cfg)
+        self.batch = Staging(self.store)
+
+    def handle(self, raw: bytes, key: str) -> tuple[str, str]:
+        """``(outcome, detail)``: answered, ignored (reason) or unaccounted.
+        ``key``: the ledger key (the spool makes it when the mail arrives)."""
+        mail = read_mail(raw, key, self.cfg.judge.address, None, limits=self.cfg.limits,
+                         markers=tuple(self.cfg.senders.loop_headers))
+        if mail.automatic:
+            return "ignored", mail.automatic
+        staging = Staging(self.batch)
+        replies = self.handler.handle(mail, staging, NOW)
+        for r in replies:
+            subject, body = render(r.template, r.lang, **r.context)
+            compose(sender_name="Judge", sender_address=self.cfg.judge.address, to=list(r.to), cc=list(r.cc),
+                    subject=subject, body=body, message_id=message_id_for(key, r.purpose, r.to[0], "example.test"),
+                    now=NOW, lang=r.lang, in_reply_to=mail.message_id, references=mail.references,
+                    game=r.game, domain="example.test", attachments=r.attachments).as_bytes()
+        staging.apply(self.batch)
+        if getattr(replies, "reason", ""):
+            return "ignored", replies.reason
+        return ("answered", "") if replies else ("unaccounted", "no reply and no reason")
+
+    def commit(self) -> None:
+        with self.store.transaction() as tx:
+            self.batch.apply(tx)
+        self.batch = Staging(self.store)
+
+
+def fuzz(count: int, seed: int) -> None:
+    cfg = Config()
+    cfg.judge.address = mailfuzz.JUDGE
+    with tempfile.TemporaryDirectory() as folder:
+        bench = Bench(cfg, Path(folder))
+        for i, raw in enumerate(mailfuzz.setup_mails()):
+            assert bench.handle(raw, f"setup-{i}")[0] == "answered"
+        bench.commit()
+        times, outcomes, reasons, failures = [], collections.Counter(), collections.Counter(), []
+        rss_start = None
+        for i, raw in enumerate(mailfuzz.mails(seed, count)):
+            if i == 1000:
+                rss_start = rss_mb()
+            t = time.perf_counter()
+            try:
+                outcome, detail = bench.handle(raw, f"fuzz-{seed}-{i}")
+            except Exception:  # noqa: BLE001 - counted and shown
+                outcome, detail = "traceback", traceback.format_exc()
+                failures.append((i, detail))
+            times.append(time.perf_counter() - t)
+            outcomes[outcome] += 1
+            if outcome == "ignored":
+                reasons[detail] += 1
+            if i % 100 == 99:
+                bench.commit()
+        bench.commit()
+        rss_end = rss_mb()
+    times.sort()
+    ms = [t * 1000 for t in times]
+    print(f"fuzz: {count} mutated mails (seed {seed})")
+    print(f"  tracebacks: {outcomes['traceback']}   unaccounted: {outcomes['unaccounted']}")
+    print(f"  answered: {outcomes['answered']}   ignored: {outcomes['ignored']} "
+          f"({', '.join(f'{k} {v}' for k, v in reasons.most_common())})")
+    print(f"  handling time per mail: median {statistics.median(ms):.1f} ms, "
+          f"p99 {ms[int(len(ms) * 0.99) - 1]:.1f} ms, max {ms[-1]:.1f} ms")
+    if rss_start is not None:
+        print(f"  RSS: {rss_start:.0f} MB at mail 1000, {rss_end:.0f} MB at the end "
+              f"(growth {rss_end - rss_start:+.1f} MB)")
+    for i, detail in failures[:3]:
+        print(f"--- mail {i}:\n{detail}")
+
+
+def long_mails() -> None:
+    print("long mails (one mail, read + handled + rendered):")
+    for limits_on in (False, True):
+        cfg = Config()
+        cfg.judge.address = mailfuzz.JUDGE
+        if not limits_on:
+            cfg.limits = replace(cfg.limits, order_lines=0, command_lines=0, mail_bytes=0)
+        with tempfile.TemporaryDirectory() as folder:
+            bench = Bench(cfg, Path(folder))
+            for i, raw in enumerate(mailfuzz.setup_mails()):
+                bench.handle(raw, f"setup-{i}")
+            bench.commit()
+            address, password = mailfuzz.PLAYERS["France"]
+            sizes = (1000, 2000, 4000, 8000) if not limits_on else (8000,)
+            for n in sizes:
+                raw = (f"From: {address}\nTo: {mailfuzz.JUDGE}\nMessage-ID: <long-{n}-{limits_on}@x>\n"
+                       f"Subject: orders\n\nSIGNON {mailfuzz.GAME} {password}\n" + "A Par - Bur\n" * n).encode()
+                t = time.perf_counter()
+                outcome, _ = bench.handle(raw, f"long-{n}-{limits_on}")
+                label = "default limits" if limits_on else "no limits"
+                print(f"  {n:5d} copies of an order line ({len(raw) // 1000} kB, {label}): "
+                      f"{(time.perf_counter() - t) * 1000:7.1f} ms, {outcome}")
+            if limits_on:
+                big = (f"From: {address}\nTo: {mailfuzz.JUDGE}\nMessage-ID: <big@x>\nSubject: orders\n\n"
+                       f"SIGNON {mailfuzz.GAME} {password}\nA Par - Bur\n").encode() + b"x" * 5_000_000 + b"\n"
+                t = time.perf_counter()
+                outcome, _ = bench.handle(big, "big")
+                print(f"  a 5 MB mail (default limits): {(time.perf_counter() - t) * 1000:7.1f} ms, {outcome}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mails", type=int, default=20000)
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args()
+    long_mails()
+    fuzz(args.mails, args.seed)
+
+
+if __name__ == "__main__":
+    main()
