@@ -23,16 +23,19 @@ _ids = itertools.count()
 
 class Judge:
     """The worker and the judge's handler over a store in ``tmp_path``, the
-    clock at ``clock()`` (NOW), with ``cfg`` (the default, address
-    judge@example.test); ``sent`` holds every outbox row handed to the sender."""
+    clock at ``clock()`` (NOW), with ``cfg`` (default: the judge's, address
+    judge@example.test, games' auth=address); ``dnsfunc``: the DKIM check's
+    DNS; ``sent`` holds every outbox row handed to the sender."""
 
-    def __init__(self, tmp_path, cfg: Config | None = None, clock=lambda: NOW, max_attempts: int = 3):
+    def __init__(self, tmp_path, cfg: Config | None = None, clock=lambda: NOW, max_attempts: int = 3,
+                 dnsfunc=None):
         if cfg is None:
             cfg = Config()
             cfg.judge.address = "judge@example.test"
+            cfg.senders.auth = "address"        # these tests sign on from the address on record alone
         self.cfg = cfg
         self.store, self.spool, self.sent = Store(tmp_path / "j.json"), Spool(tmp_path / "spool"), []
-        self.worker = Worker(self.store, self.spool, MailCommands(cfg), address=cfg.judge.address,
+        self.worker = Worker(self.store, self.spool, MailCommands(cfg, dnsfunc), address=cfg.judge.address,
                              name="Judge", domain="example.test", keeper="k@example.test",
                              clock=clock, send=self.sent.extend, max_attempts=max_attempts, retry_delay=0,
                              reading={"limits": cfg.limits, "markers": tuple(cfg.senders.loop_headers)})

@@ -40,6 +40,7 @@ def readable(raw: str) -> str:
 def judge_config() -> Config:
     cfg = Config()
     cfg.judge.address, cfg.judge.keeper = "judge@example.test", "keeper@example.test"
+    cfg.senders.auth = "address"        # the golden players sign on from their address alone
     return cfg
 
 

@@ -42,6 +42,15 @@ and their values:
 ``late_notices``            ``yes``/``no``: tell late players at the deadline
 ``abandon_after``           phases missed in a row before a power is abandoned (``0``: never)
 ``absence_max``             days of absence a player may take (``15``)
+``auth``                    ``address``, ``password``, ``verified`` or ``default`` (the
+                            judge's): how a player's mail is believed (issue 12)
+``access``                  ``open``, ``password`` (JOIN needs the join password) or
+                            ``invite`` (only the invited addresses may JOIN)
+``join_password``           the join password the GM hands out (kept hashed), or ``none``
+``invite``                  addresses that may JOIN: ``a@x.org,b@y.org`` (the list),
+                            ``+c@z.org`` (add), ``-a@x.org`` (remove), ``none``
+``listed``                  ``yes``/``no``: shown in LIST and the web index to everyone
+``approve``                 ``yes``/``no``: each JOIN waits for the GM's APPROVE or REJECT
 ==========================  ==========================================================
 
 The field names (``solo_centres``, ``alliance_centres``, ``tie_rule``,
@@ -57,6 +66,7 @@ from datetime import datetime, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .deadlines import WEEKDAYS, Timing
+from .passwords import hash_password
 from .settings import Settings
 
 
@@ -199,7 +209,44 @@ def _press(settings: Settings, text: str) -> Settings:
     return replace(settings, press=replace(settings.press, allowed=mode[0], white=mode[1], grey=mode[2]))
 
 
+def _auth(text: str, tz: str) -> str:
+    word = text.strip().lower()
+    return "" if word in ("default", "judge", "") else word
+
+
+def _access(settings: Settings, **changes) -> Settings:
+    return replace(settings, access=replace(settings.access, **changes))
+
+
+def _join_password(settings: Settings, text: str) -> Settings:
+    if text.lower() in ("none", "off", "no", "-"):
+        return _access(settings, join_password_hash="")
+    if len(text) < 4 or any(c.isspace() for c in text):
+        raise ValueError("a join password needs at least 4 characters and no spaces")
+    return _access(settings, join_password_hash=hash_password(text))
+
+
+def _invite(settings: Settings, text: str) -> Settings:
+    """``a@x,b@y`` (the list), ``+c@z`` (add), ``-a@x`` (remove), ``none``."""
+    if text.lower() in ("none", "-"):
+        return _access(settings, invited=())
+    words = [w.strip().lower() for w in re.split(r"[,\s;，、]+", text) if w.strip()]
+    bad = [w for w in words if "@" not in w.lstrip("+-") or w.lstrip("+-").startswith("@")]
+    if bad or not words:
+        raise ValueError(f"{', '.join(bad) or text!r}: name mail addresses such as a@example.org")
+    invited = [] if not all(w[0] in "+-" for w in words) else list(settings.access.invited)
+    for w in words:
+        address = w.lstrip("+-")
+        if w.startswith("-"):
+            invited = [a for a in invited if a != address]
+        elif address not in invited:
+            invited.append(address)
+    return _access(settings, invited=tuple(invited))
+
+
 SPECIAL = {
+    "join_password": _join_password,
+    "invite": _invite,
     "movement": lambda s, text: _timing(s, "movement", text),
     "retreat": lambda s, text: _timing(s, "retreat", text),
     "adjustment": lambda s, text: _timing(s, "adjustment", text),
@@ -242,9 +289,14 @@ KEYS = {
     "late_notices": ("nmr", "late_notices", _flag),
     "abandon_after": ("nmr", "abandon_after", _whole),
     "absence_max": ("nmr", "absence_max_days", _days_of),
+    "auth": ("access", "auth", _auth),
+    "access": ("access", "access", _word),
+    "listed": ("access", "listed", _flag),
+    "approve": ("access", "approve", _flag),
 }
 _ALIASES = {"solo_centres": "solo", "alliance_centres": "alliance", "tie_rule": "tie",
-            "system": "scoring", "award_tie_rule": "award_tie"}
+            "system": "scoring", "award_tie_rule": "award_tie", "joinpassword": "join_password",
+            "invited": "invite", "invites": "invite"}
 
 
 def _key_of(pair: str) -> str:
@@ -307,6 +359,10 @@ def describe_settings(settings: Settings) -> dict[str, str]:
         t = getattr(d, kind)
         out[kind] = length_text(t.hours) if t.at is None else t.at + (f"/{length_text(t.min_hours)}" if t.min_hours else "")
     out["days"] = "all" if d.movement.days == WEEKDAYS else ",".join(d.movement.days)
+    a = settings.access
+    out["auth"] = a.auth or "default"
+    out["join_password"] = "set" if a.join_password_hash else "none"   # never the hash
+    out["invite"] = ",".join(a.invited) or "none"
     p = settings.press
     out["press"] = "none" if not p.allowed else {(True, False): "white", (False, True): "grey",
                                                  (True, True): "both"}.get((p.white, p.grey), "none")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from ..rules.options import PROFILES, RuleOptions
 from ..rules.scoring import ScoringSettings
 from ..rules.victory import VictorySettings
+from .access import AccessSettings
 from .deadlines import DeadlineSettings, check_keys, mapping
 from .nmr import NmrSettings
 from .press import PressSettings
@@ -69,7 +70,8 @@ class Settings:
     :class:`~judge.rules.scoring.ScoringSettings`: Appendix 2 by default);
     ``deadlines``, ``nmr``, ``press``: the clock, the NMR policy and the press
     rules of issue 4 (:mod:`judge.game.deadlines`, :mod:`judge.game.nmr`,
-    :mod:`judge.game.press`)."""
+    :mod:`judge.game.press`); ``access``: who may join and how a player's
+    mail is believed (issue 12, :mod:`judge.game.access`)."""
 
     rules: str = "datc"
     house: HouseRules = field(default_factory=HouseRules)
@@ -78,6 +80,7 @@ class Settings:
     deadlines: DeadlineSettings = field(default_factory=DeadlineSettings)
     nmr: NmrSettings = field(default_factory=NmrSettings)
     press: PressSettings = field(default_factory=PressSettings)
+    access: AccessSettings = field(default_factory=AccessSettings)
 
     def __post_init__(self):
         if self.rules not in PROFILES:
@@ -100,21 +103,22 @@ class Settings:
         return {"rules": self.rules, "house": _group_to_dict(self.house),
                 "victory": self.victory.to_dict(), "scoring": self.scoring.to_dict(),
                 "deadlines": self.deadlines.to_dict(), "nmr": self.nmr.to_dict(),
-                "press": self.press.to_dict()}
+                "press": self.press.to_dict(), "access": self.access.to_dict()}
 
     @classmethod
     def from_dict(cls, data: dict) -> "Settings":
         """Raises ValueError for an unknown key or a bad value. A group or key
         missing (a game stored before it existed) takes its default."""
-        check_keys(data, {"rules", "house", "victory", "scoring", "deadlines", "nmr", "press"},
-                    "settings")
+        check_keys(data, {"rules", "house", "victory", "scoring", "deadlines", "nmr", "press", "access"},
+                   "settings")
         return cls(rules=data.get("rules", "datc"),
                    house=_group_from_dict(HouseRules, data.get("house", {}), "settings.house"),
                    victory=VictorySettings.from_dict(mapping(data.get("victory", {}), "settings.victory")),
                    scoring=ScoringSettings.from_dict(mapping(data.get("scoring", {}), "settings.scoring")),
                    deadlines=DeadlineSettings.from_dict(mapping(data.get("deadlines", {}), "settings.deadlines")),
                    nmr=NmrSettings.from_dict(mapping(data.get("nmr", {}), "settings.nmr")),
-                   press=PressSettings.from_dict(mapping(data.get("press", {}), "settings.press")))
+                   press=PressSettings.from_dict(mapping(data.get("press", {}), "settings.press")),
+                   access=AccessSettings.from_dict(mapping(data.get("access", {}), "settings.access")))
 
 
 def _group_to_dict(group) -> dict:

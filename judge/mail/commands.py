@@ -95,6 +95,7 @@ from ..rules.phase import Phase
 from .archive_commands import ArchiveCommands
 from .end_commands import WORDS_EN as END_WORDS_EN, WORDS_ZH as END_WORDS_ZH, EndCommands
 from .game_commands import GameCommands, read_time
+from .authenticity import verified_by
 from .masking import mask, secrets_of
 from .message import InboundMail
 from .passwords import hash_password, verify_password
@@ -401,14 +402,16 @@ class _Session:
     notes: list[str] = field(default_factory=list)         # notes on this mail for the reply
     secrets: set[str] = field(default_factory=set)         # passwords in this mail: masked in replies
     password_lines: int = 0                                # lines with a password read so far
+    verified: str | None = None                            # how From was verified ("" not; None not checked)
 
 
 class MailCommands(GameCommands, EndCommands, ArchiveCommands):
     """The judge's :class:`CommandHandler` (see module doc); the commands of
     a running game are in :class:`~judge.mail.game_commands.GameCommands`."""
 
-    def __init__(self, cfg: Config):
+    def __init__(self, cfg: Config, dnsfunc=None):
         self.cfg = cfg
+        self.dnsfunc = dnsfunc                # DNS TXT lookups of the DKIM check (None: dkimpy's own)
         # game name -> (the stored document, the Game it was made from): a mail that
         # finds exactly that document (same object) takes the Game instead of
         # decoding it again; it is put back only when that mail's handling succeeded
@@ -652,7 +655,8 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         from here on is copied to the address of record if it is not the sender's."""
         s.game, s.power, s.last_game, s.gm = game, power, game.name, power is None
         record = self._record_address(s, game, power)
-        s.copy_to = record if record and record != s.mail.sender else None
+        # never only to Reply-To: the address of record hears of everything done for its power
+        s.copy_to = record if record and record != s.mail.reply_to else None
 
     @staticmethod
     def _free_powers(game: Game) -> list[str]:
@@ -807,6 +811,9 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                 chosen = mine[0]
             elif not mine and may_be_gm and sender and gm.get("address") == sender:
                 chosen = None
+            refusal = self._unbelieved(s, game) if chosen is not False else None
+            if refusal:
+                return self._error(s, cmd.line, refusal, game=game.name)
         else:
             # a sender on record signs on as its own power (or the GM; another power with the
             # letter form, SIGNON Fgame); stop at the first match (scrypt is slow on purpose)
@@ -825,6 +832,28 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         self._enter(s, game, chosen)
         s.results.append({"kind": "signon", "line": cmd.line, "game": game.name, "map": game.map_name,
                           "power": chosen})
+
+    def auth_of(self, game: Game) -> str:
+        """The game's ``auth`` (:mod:`judge.game.access`), or the judge's default for its inbound transport."""
+        return game.settings.access.auth or self.cfg.senders.default_auth(self.cfg.inbound.transport)
+
+    def _unbelieved(self, s: _Session, game: Game) -> str | None:
+        """Why a SIGNON without a password from an address on record is not
+        believed under the game's ``auth``: ``password_required`` (auth=password),
+        ``unverified`` (auth=verified and the mail is not verified,
+        :func:`judge.mail.authenticity.verified_by`), or None."""
+        auth = self.auth_of(game)
+        if auth == "password":
+            return "password_required"
+        if auth == "verified":
+            if s.verified is None:
+                s.verified = verified_by(s.mail.raw, s.mail.sender, self.cfg.senders.trusted_authserv_ids,
+                                         self.dnsfunc)
+                log.info("mail %s from %s: %s", s.mail.key, s.mail.sender,
+                         f"verified ({s.verified})" if s.verified else "not verified (no DKIM or trusted pass)")
+            if not s.verified:
+                return "unverified"
+        return None
 
     def _list(self, s: _Session, cmd: Command) -> None:
         if not cmd.args and s.game is None:

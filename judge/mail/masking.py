@@ -15,7 +15,7 @@ import re
 MASK = "********"
 
 _AT = {"create": None, "join": 1, "signon": 1, "set_password": 0, "replace": -1}
-_SETTING = re.compile(r"(?i)\bjoin[-_]?password\s*=\s*(\S+)")
+_SETTING = re.compile(r"(?i)(?:\bjoin[-_]?password|加入密码|加入密碼)\s*[=＝]\s*(\S+)")
 
 
 def secrets_of(name: str | None, args: tuple[str, ...], line: str, suggestion: str | None = None) -> set[str]:

@@ -1,0 +1,59 @@
+"""Who may join a game and how a mail proves it comes from a player (issue 12,
+points 6 and 10): the ``access`` group of a game's settings.
+
+- ``auth``: how a mail from a player's address is believed: ``address``
+  (From is enough), ``password`` (every mail signs on with the password, as
+  njudge), ``verified`` (From is enough when the mail is verified: DKIM or a
+  trusted server's Authentication-Results; else the password); ``""``: the
+  judge's default (``[senders] auth``).
+- ``access``: who may JOIN: ``open`` (anyone), ``password`` (with the join
+  password the GM hands out, ``JOIN game mypassword [power] joinpassword``),
+  ``invite`` (the addresses in ``invited`` only).
+- ``listed``: False hides the game from LIST and the web index for everyone
+  but its players and GM.
+- ``approve``: a JOIN waits until the GM answers APPROVE or REJECT.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+AUTH = ("", "address", "password", "verified")
+ACCESS = ("open", "password", "invite")
+
+
+@dataclass(frozen=True)
+class AccessSettings:
+    """See module doc. ``join_password_hash``: a salted hash
+    (:func:`judge.mail.passwords.hash_password`) or ``""``; ``invited``:
+    lower-case addresses. Raises ValueError for a value not allowed."""
+
+    auth: str = ""
+    access: str = "open"
+    join_password_hash: str = ""
+    invited: tuple[str, ...] = ()
+    listed: bool = True
+    approve: bool = False
+
+    def __post_init__(self):
+        if self.auth not in AUTH:
+            raise ValueError(f"auth must be one of {', '.join(a or 'default' for a in AUTH)}")
+        if self.access not in ACCESS:
+            raise ValueError(f"access must be one of {', '.join(ACCESS)}")
+        if not isinstance(self.listed, bool) or not isinstance(self.approve, bool):
+            raise ValueError("listed and approve must be yes or no")
+
+    def to_dict(self) -> dict:
+        return {"auth": self.auth, "access": self.access, "join_password_hash": self.join_password_hash,
+                "invited": list(self.invited), "listed": self.listed, "approve": self.approve}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "AccessSettings":
+        known = {"auth", "access", "join_password_hash", "invited", "listed", "approve"}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"settings.access: unknown key(s) {', '.join(sorted(unknown))}")
+        return cls(**{k: (tuple(v) if k == "invited" else v) for k, v in data.items()})
+
+    def invites(self, address: str) -> bool:
+        return address.lower() in self.invited
