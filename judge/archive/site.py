@@ -155,6 +155,8 @@ class Site:
         rows = []
         for name, doc in sorted(self.documents().items()):
             game = Game.from_dict(doc)
+            if not game.settings.access.listed:        # unlisted (issue 12): only who knows its address finds it
+                continue
             view = game_view(game, lang)
             end = end_view(game, lang)
             rows.append({"name": name, "title": view.title, "phases": len(game.history),

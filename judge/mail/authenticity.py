@@ -10,8 +10,8 @@ A game with ``auth=verified`` believes From without a password only when
   of the From domain, ``spf=pass`` with ``smtp.mailfrom`` in it, or
   ``dmarc=pass`` with ``header.from`` equal to it;
 - ``dkim``: a DKIM signature of the mail verifies (dkimpy) with a signing
-  domain ``d=`` that is the From domain or a parent of it (relaxed alignment,
-  as DMARC), and it covers From (dkimpy requires it).
+  domain ``d=`` aligned with the From domain (:func:`aligned`), and it covers
+  From (dkimpy requires it).
 
 Anything else (no header, a forged one from an untrusted id, a signature of
 another domain, a broken signature, a DNS failure) is ``""``. Never raises.
@@ -30,9 +30,13 @@ _COMMENT = re.compile(r"\([^()]*\)")
 
 
 def aligned(domain: str, from_domain: str) -> bool:
-    """Whether ``domain`` is ``from_domain`` or a parent domain of it."""
+    """Whether ``domain`` is ``from_domain``, a parent or a subdomain of it
+    (DMARC's relaxed alignment, without the public-suffix list: a bare
+    top-level domain never aligns)."""
     domain, from_domain = domain.strip().strip(".").lower(), from_domain.strip().lower()
-    return bool(domain) and (from_domain == domain or from_domain.endswith("." + domain))
+    if not domain or "." not in domain or "." not in from_domain:
+        return False
+    return from_domain == domain or from_domain.endswith("." + domain) or domain.endswith("." + from_domain)
 
 
 def _results(value: str) -> tuple[str, list[tuple[str, str, dict[str, str]]]]:

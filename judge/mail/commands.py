@@ -140,7 +140,7 @@ _EN = {"HELP": "help", "CREATE": "create", "JOIN": "join", "SIGNON": "signon", "
        # the GM (judge.mail.game_commands)
        "EXTEND": "extend", "PAUSE": "pause", "RESUME": "resume", "PROCESS": "process",
        "ROLLBACK": "rollback", "EJECT": "eject", "REPLACE": "replace", "BECOME": "become",
-       "START": "start",
+       "START": "start", "APPROVE": "approve", "REJECT": "reject",
        # the end of the game (judge.mail.end_commands)
        "ALLY": "ally", "UNALLY": "unally", "DRAW": "draw", "NODRAW": "nodraw", "CONCEDE": "concede",
        "VOTE": "vote",
@@ -169,6 +169,8 @@ _ZH = {
     "resume": ("恢复", "恢復"),
     "process": ("结算", "結算"),
     "rollback": ("回退", "回滚", "回滾"),
+    "approve": ("批准", "准许", "准許"),
+    "reject": ("拒绝", "拒絕", "驳回", "駁回"),
     "ally": ("结盟", "結盟", "同盟", "联盟", "聯盟"),
     "unally": ("解除结盟", "解除結盟", "解除同盟", "解除联盟", "解除聯盟"),
     "draw": ("和局", "平局"),
@@ -181,13 +183,14 @@ _ZH = {
 _EN.update(END_WORDS_EN)          # the GM's END, PASSIVE, AWARD (judge.mail.end_commands)
 _ZH.update(END_WORDS_ZH)
 _ZH_WORDS = sorted(((w, c) for c, ws in _ZH.items() for w in ws), key=lambda x: -len(x[0]))
+_JOIN_KEY = re.compile(r"(?i)^(?:join[-_]?password|加入密码|加入密碼)[=＝](\S+)$")
 _LANG_WORDS = {"en": "en", "english": "en", "英文": "en", "英语": "en", "英語": "en",
                "zh-hans": "zh-hans", "zh_hans": "zh-hans", "zh-cn": "zh-hans", "简体": "zh-hans",
                "简体中文": "zh-hans", "中文": "zh-hans", "簡體": "zh-hans", "簡體中文": "zh-hans",
                "zh-hant": "zh-hant", "zh_hant": "zh-hant", "zh-tw": "zh-hant", "繁体": "zh-hant",
                "繁體": "zh-hant", "繁体中文": "zh-hant", "繁體中文": "zh-hant"}
 USAGE = {"create": "CREATE GAME PASSWORD [deadline=YYYY-MM-DDTHH:MM] [key=value ...]",
-         "join": "JOIN GAME PASSWORD [POWER]", "signon": "SIGNON GAME [PASSWORD]",
+         "join": "JOIN GAME PASSWORD [POWER] [join_password=JOIN-PASSWORD]", "signon": "SIGNON GAME [PASSWORD]",
          "list": "LIST [GAME]", "set_password": "SET PASSWORD NEW-PASSWORD",
          "set_address": "SET ADDRESS NEW@ADDRESS", "set_language": "SET LANGUAGE en|zh-hans|zh-hant"}
 log = logging.getLogger("judge.mail")
@@ -403,6 +406,7 @@ class _Session:
     secrets: set[str] = field(default_factory=set)         # passwords in this mail: masked in replies
     password_lines: int = 0                                # lines with a password read so far
     verified: str | None = None                            # how From was verified ("" not; None not checked)
+    extra: list = field(default_factory=list)              # mails to others this mail makes (JOIN approval)
 
 
 class MailCommands(GameCommands, EndCommands, ArchiveCommands):
@@ -484,7 +488,12 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             self._games[name] = (doc, s.games[name])
         if not self._answer_refused(s):
             return Unanswered("refused-limit")
-        return self._replies(s) + self.notice_replies(s)
+        return self._replies(s) + self.notice_replies(s) + s.extra
+
+    def _common(self, s: _Session, subject: str, results: list[dict], lang: str) -> dict:
+        """The context of ``reply.txt`` for a mail of ``results`` (in ``lang``) to someone else."""
+        return {"re_subject": subject, "judge_name": self.cfg.judge.name, "judge_address": self.cfg.judge.address,
+                "results": results, "words": words_for(lang), "notes": []}
 
     def _answer_refused(self, s: _Session) -> bool:
         """Whether to answer this mail: always, unless the judge could make
@@ -579,7 +588,8 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             games = [r["game"] for r in results if r.get("game")]
             out.append(Reply(purpose=f"copy:{address}", to=(address,), template="reply.txt", lang=lang,
                              context=dict(common, results=results, words=words_for(lang),
-                                          notes=[f"copy_of:{mail.sender or mail.reply_to}"]),
+                                          notes=[f"copy_of:{mail.sender or mail.reply_to}" if mail.reply_to == mail.sender
+                                                 else f"copy_via:{mail.sender} {mail.reply_to}"]),
                              game=games[-1] if games else None, in_reply=False))
         return out
 
@@ -731,65 +741,165 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                           "settings": textwrap.wrap(" ".join(f"{k}={v}" for k, v in described.items()), 72)})
 
     def _join(self, s: _Session, cmd: Command) -> None:
-        if len(cmd.args) < 2:
+        args = [a for a in cmd.args if not _JOIN_KEY.match(a)]
+        key = next((_JOIN_KEY.match(a).group(1) for a in cmd.args if _JOIN_KEY.match(a)), None)
+        if len(args) < 2:
             return self._error(s, cmd.line, "usage", usage=USAGE["join"])
-        game = self._find_game(s, cmd.args[0])
+        game = self._find_game(s, args[0])
         if game is None:
-            return self._error(s, cmd.line, "no_such_game", game=cmd.args[0])
+            return self._error(s, cmd.line, "no_such_game", game=args[0])
         game.check_running()                  # GameError: a refusal (see _guarded)
         sender = s.mail.sender
         if not sender:
             return self._error(s, cmd.line, "no_sender")
-        password = cmd.args[1]
+        password = args[1]
         if len(password) < 4:
             return self._error(s, cmd.line, "weak_password")
         for p, pl in game.players.items():
             if sender in pl.addresses:
                 return self._error(s, cmd.line, "already_playing", game=game.name, map=game.map_name,
                                    power=p)
+        access = game.settings.access
+        if access.access == "invite" and not access.invites(sender):
+            return self._error(s, cmd.line, "not_invited", game=game.name)
+        if access.access == "password" and (key is None or not verify_password(key, access.join_password_hash)):
+            return self._error(s, cmd.line, "join_password_needed" if key is None else "bad_join_password",
+                               game=game.name)
+        power = self._power_to_join(s, cmd, game, password, args[2:])
+        if power is None:
+            return
+        account = s.db.get("accounts", sender) or {}
+        lang = (s.language or account.get("language") or self._stored_language(s, sender)
+                or detect_language(s.mail.text, s.mail.charset) or self.cfg.judge.language)
+        if access.approve:
+            return self._ask_gm(s, cmd, game, power, hash_password(password), lang)
+        self._seat(s, cmd.line, game, power, sender, hash_password(password), lang)
+        self._enter(s, game, power)
+
+    def _power_to_join(self, s: _Session, cmd: Command, game: Game, password: str, wanted_words) -> str | None:
+        """The free power a JOIN takes (a power the GM opened to a
+        replacement only with its password), or None after an error line."""
         free = self._free_powers(game)
         # a power the GM opened to a replacement (REPLACE) has a password already: only it joins
         reserved = [p for p in free if game.players[p].password_hash]
         if not free:
             return self._error(s, cmd.line, "game_full", game=game.name)
-        if len(cmd.args) == 2 and reserved:
+        if not wanted_words and reserved:
             power = next((p for p in reserved if verify_password(password, game.players[p].password_hash)),
                          None) or next((p for p in free if p not in reserved), None)
             if power is None:
                 return self._error(s, cmd.line, "bad_password", game=game.name)
-        else:
-            power = next((p for p in free if p not in reserved), free[0])
-        if len(cmd.args) > 2:
-            text = " ".join(cmd.args[2:])
-            wanted = Words(game.map_name, "en").names.power(text)
-            if wanted is None:
-                return self._error(s, cmd.line, "unknown_power", text=text, map=game.map_name,
-                                   powers=list(game.map.powers))
-            if wanted not in free:
-                return self._error(s, cmd.line, "power_taken", game=game.name, map=game.map_name,
-                                   power=wanted, free=free)
-            if wanted in reserved and not verify_password(password, game.players[wanted].password_hash):
-                return self._error(s, cmd.line, "bad_password", game=game.name)
-            power = wanted
-        account = s.db.get("accounts", sender) or {}
-        lang = (s.language or account.get("language") or self._stored_language(s, sender)
-                or detect_language(s.mail.text, s.mail.charset) or self.cfg.judge.language)
-        game.players[power] = Player((sender,), hash_password(password), lang)
-        record_change(game, power, "joined", sender, s.now)
-        replacing = took_over(game, power, sender, s.now)      # a replacement: the GM is told
+            return power
+        if not wanted_words:
+            return next((p for p in free if p not in reserved), free[0])
+        text = " ".join(wanted_words)
+        wanted = Words(game.map_name, "en").names.power(text)
+        if wanted is None:
+            return self._error(s, cmd.line, "unknown_power", text=text, map=game.map_name,
+                               powers=list(game.map.powers))
+        if wanted not in free:
+            return self._error(s, cmd.line, "power_taken", game=game.name, map=game.map_name,
+                               power=wanted, free=free)
+        if wanted in reserved and not verify_password(password, game.players[wanted].password_hash):
+            return self._error(s, cmd.line, "bad_password", game=game.name)
+        return wanted
+
+    def _seat(self, s: _Session, line: str, game: Game, power: str, address: str, password_hash: str,
+              lang: str) -> None:
+        """Give ``power`` to ``address``: the roster, a replacement's notice to
+        the GM, the start of the game when it was the last free power, and a
+        ``joined`` result."""
+        game.players[power] = Player((address,), password_hash, lang)
+        record_change(game, power, "joined", address, s.now)
+        replacing = took_over(game, power, address, s.now)      # a replacement: the GM is told
         s.notices += replacing
         self._changed(s, game)
-        self._enter(s, game, power)
         left = self._free_powers(game)
         if not left and not game.finished:
             if not running(game):
                 s.notices += start(game, s.now)        # every power is taken: the clock starts
             elif not game.history and all(c.event == "joined" for c in game.roster):
                 s.notices.append(started_notice(game))       # the clock ran from CREATE: tell everyone all the same
-        s.results.append({"kind": "joined", "line": cmd.line, "game": game.name, "map": game.map_name,
+        s.last_game = game.name
+        s.results.append({"kind": "joined", "line": line, "game": game.name, "map": game.map_name,
                           "power": power, "free": left, "started": not left, "replacement": bool(replacing),
                           "phase": str(game.phase),
                           "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone})
+
+    # ---- joins the GM approves (issue 12: approve=yes) ---------------------------------
+    def _ask_gm(self, s: _Session, cmd: Command, game: Game, power: str, password_hash: str, lang: str) -> None:
+        """Keep the JOIN in table ``joins`` (game -> {pending: [{address, power,
+        password_hash, language, at}]}) and ask the GM: APPROVE or REJECT."""
+        sender = s.mail.sender
+        row = s.db.get("joins", game.name) or {}
+        pending = [j for j in row.get("pending", []) if j["address"] != sender]
+        pending.append({"address": sender, "power": power, "password_hash": password_hash, "language": lang,
+                        "at": s.now.isoformat()})
+        s.db.put("joins", game.name, {"pending": pending})
+        s.last_game = game.name
+        s.results.append({"kind": "join_pending", "line": cmd.line, "game": game.name, "map": game.map_name,
+                          "power": power})
+        gm = self._gm(s, game.name)
+        gm_lang = gm.get("language") if gm.get("language") in LANGUAGES else self.cfg.judge.language
+        if gm.get("address"):
+            s.extra.append(Reply(purpose=f"join-request:{game.name}:{sender}", to=(gm["address"],),
+                                 template="reply.txt", lang=gm_lang,
+                                 context=self._common(s, f"{game.name}: JOIN {sender}",
+                                                      [{"kind": "join_request", "game": game.name,
+                                                        "map": game.map_name, "power": power,
+                                                        "address": sender, "copies": ()}], gm_lang),
+                                 game=game.name, in_reply=False))
+
+    def _pending_join(self, s: _Session, cmd: Command):
+        """``(game, the pending JOIN named by the command's address or power,
+        the table row)``, or None after an error line. GM only."""
+        game = self._as_gm(s, cmd)
+        if game is None:
+            return None
+        if not cmd.args:
+            return self._error(s, cmd.line, "usage", usage=f"{cmd.name.upper()} ADDRESS|POWER")
+        row = s.db.get("joins", game.name) or {}
+        text = " ".join(cmd.args).strip("<>").lower()
+        power = Words(game.map_name, "en").names.power(text)
+        found = next((j for j in row.get("pending", []) if j["address"] == text or j["power"] == power), None)
+        if found is None:
+            return self._error(s, cmd.line, "no_pending_join", game=game.name, text=" ".join(cmd.args))
+        pending = [j for j in row["pending"] if j is not found]
+        s.db.put("joins", game.name, {"pending": pending})
+        return game, found
+
+    def _approve(self, s: _Session, cmd: Command) -> None:
+        got = self._pending_join(s, cmd)
+        if got is None:
+            return
+        game, join = got
+        if join["power"] not in self._free_powers(game):
+            s.db.put("joins", game.name, {"pending": (s.db.get("joins", game.name) or {}).get("pending", [])
+                                          + [join]})
+            return self._error(s, cmd.line, "power_taken", game=game.name, map=game.map_name, power=join["power"],
+                               free=self._free_powers(game))
+        self._seat(s, cmd.line, game, join["power"], join["address"], join["password_hash"], join["language"])
+        joined = dict(s.results[-1], line=f"JOIN {game.name}", copies=())
+        s.results[-1] = dict(s.results[-1], kind="join_approved", address=join["address"])
+        s.extra.append(Reply(purpose=f"join-approved:{game.name}:{join['address']}", to=(join["address"],),
+                             template="reply.txt", lang=join["language"],
+                             context=self._common(s, f"{game.name}: JOIN", [joined], join["language"]),
+                             game=game.name,
+                             in_reply=False))
+
+    def _reject(self, s: _Session, cmd: Command) -> None:
+        got = self._pending_join(s, cmd)
+        if got is None:
+            return
+        game, join = got
+        s.results.append({"kind": "join_rejected", "line": cmd.line, "game": game.name, "map": game.map_name,
+                          "power": join["power"], "address": join["address"]})
+        s.extra.append(Reply(purpose=f"join-rejected:{game.name}:{join['address']}", to=(join["address"],),
+                             template="reply.txt", lang=join["language"],
+                             context=self._common(s, f"{game.name}: JOIN",
+                                                  [{"kind": "join_refused", "game": game.name, "copies": ()}],
+                                                  join["language"]),
+                             game=game.name, in_reply=False))
 
     def _signon(self, s: _Session, cmd: Command) -> None:
         if not cmd.args:
@@ -860,6 +970,8 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             games, open_games = [], []
             for name in sorted(s.db.all("games")):
                 game = self._find_game(s, name)
+                if not self._visible(s, game):
+                    continue
                 games += [{"name": name, "map": game.map_name, "power": p, "phase": str(game.phase),
                            "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone}
                           for p, pl in game.players.items() if s.mail.sender and s.mail.sender in pl.addresses]
@@ -868,7 +980,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             s.results.append({"kind": "list", "line": cmd.line, "games": games, "open": open_games})
             return
         game = self._find_game(s, cmd.args[0]) if cmd.args else s.game
-        if game is None:
+        if game is None or not self._visible(s, game):
             return self._error(s, cmd.line, "no_such_game", game=cmd.args[0])
         players = []
         for p, pl in game.players.items():
@@ -886,6 +998,16 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                           "phase": str(game.phase), "deadline": game.schedule.deadline,
                           "timezone": game.settings.deadlines.timezone,
                           "players": players, "units": [(p, us) for p, us in units if us]})
+
+    def _visible(self, s: _Session, game: Game) -> bool:
+        """Whether LIST shows ``game`` to this mail: a listed game to anyone, an
+        unlisted one (``listed=no``) to its players and GM only (signed on, or
+        writing from their address)."""
+        if game.settings.access.listed or (s.game is not None and s.game.name == game.name):
+            return True
+        who = {a for a in (s.mail.sender, s.mail.reply_to) if a}
+        return bool(who & {a for pl in game.players.values() for a in pl.addresses}) or \
+            self._gm(s, game.name).get("address") in who
 
     def _set_password(self, s: _Session, cmd: Command) -> None:
         if s.game is None:

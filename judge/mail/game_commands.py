@@ -23,6 +23,7 @@ command makes the judge tell others (results, new deadline, press) is a
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import datetime, timedelta
 
@@ -33,6 +34,7 @@ from ..game.press import is_press_end, read_press, route
 from ..game.setting_text import hours_of
 from ..maps import load_names
 from ..notation.names import name_index
+from .masking import mask
 from .passwords import hash_password
 
 _DATE = re.compile(r"^(\d{4}-\d\d-\d\d)(?:[T ](\d\d?:\d\d))?$")
@@ -119,7 +121,8 @@ class GameCommands:
             game = s.games.get(n.data.get("game"))
             if game is not None:
                 out += notice_replies(n, game, s.db, self.cfg.judge)
-        return out
+        # a setting such as join_password=... reaches every player: never its value
+        return [dataclasses.replace(r, context=mask(r.context, s.secrets)) for r in out] if s.secrets else out
 
     # ---- press -----------------------------------------------------------------------
     def _press_block(self, s, lines: list[str], i: int) -> int:

@@ -47,12 +47,15 @@ _BRACKETS = "[(【「［（"
 
 
 def auto_reply_subject(subject: str) -> bool:
-    """Whether ``subject`` is one an auto-responder writes (see module doc)."""
+    """Whether ``subject`` is one an auto-responder writes (see module doc):
+    it opens with one of the phrases, followed by nothing, a colon or a
+    bracket ("Out of Office: Re: orders", not "Out of office next week")."""
     text = unicodedata.normalize("NFKC", subject).strip().lower().lstrip(_BRACKETS).strip()
     for start in _AUTO_SUBJECTS:
         if text.startswith(start):
-            rest = text[len(start):]
-            if start.endswith(":") or not rest or not (rest[0].isalnum() and start.isascii()):
+            rest = text[len(start):].lstrip()
+            if start.endswith(":") or not start.isascii() or not rest or rest[0] in ":：-–—[(（【" \
+                    or rest.startswith(("autoreply", "auto reply", "re:")):
                 return True
     return False
 
