@@ -7,7 +7,7 @@ Each mail (tests/mailfuzz.py: seed mails in English and Chinese mutated one
 to three times) is read (:func:`judge.mail.message.read_mail`, with the
 default ``[limits]``), handled (:class:`judge.mail.commands.MailCommands` on
 a staged view of a real store; the staged changes are committed every 100
-mails) and its replies rendered and composed as the worker does. Prints:
+mails; a new store and game every :data:`ROUND` mails) and its replies rendered and composed as the worker does. Prints:
 
 - tracebacks: mails whose reading, handling or rendering raised (target 0);
 - unaccounted: mails neither answered nor ignored with a reason (target 0);
@@ -44,6 +44,10 @@ from judge.mail.staging import Staging  # noqa: E402
 from judge.storage import Store  # noqa: E402
 
 NOW = datetime(2030, 1, 1, 12, 0, tzinfo=timezone.utc)
+ROUND = 1000
+"""Mails per game: each round of fuzz mails plays in a new store and game fz
+(the orders of one phase are kept, replaced ones too, so a phase of 20,000
+mails would measure the size of its orders, not the handling)."""
 
 
 def rss_mb() -> float:
@@ -56,10 +60,10 @@ def rss_mb() -> float:
 class Bench:
     """The reader, handler and renderer over a store in a temporary folder."""
 
-    def __init__(self, cfg: Config, folder: Path):
+    def __init__(self, cfg: Config, folder: Path, handler: MailCommands | None = None):
         self.cfg = cfg
         self.store = Store(folder / "judge.json")
-        self.handler = MailCommands(cfg)
+        self.handler = handler or MailCommands(cfg)
         self.batch = Staging(self.store)
 
     def handle(self, raw: bytes, key: str) -> tuple[str, str]:
@@ -91,14 +95,16 @@ class Bench:
 def fuzz(count: int, seed: int) -> None:
     cfg = Config()
     cfg.judge.address = mailfuzz.JUDGE
-    with tempfile.TemporaryDirectory() as folder:
-        bench = Bench(cfg, Path(folder))
-        for i, raw in enumerate(mailfuzz.setup_mails()):
-            assert bench.handle(raw, f"setup-{i}")[0] == "answered"
-        bench.commit()
+    handler = MailCommands(cfg)          # one handler for the whole run: what it keeps would show in RSS
+    with tempfile.TemporaryDirectory() as top:
         times, outcomes, reasons, failures = [], collections.Counter(), collections.Counter(), []
         rss_start = None
         for i, raw in enumerate(mailfuzz.mails(seed, count)):
+            if i % ROUND == 0:           # a new game: one phase's orders must not pile up for ever
+                bench = Bench(cfg, Path(tempfile.mkdtemp(dir=top)), handler)
+                for k, setup in enumerate(mailfuzz.setup_mails()):
+                    assert bench.handle(setup, f"setup-{i}-{k}")[0] == "answered"
+                bench.commit()
             if i == 1000:
                 rss_start = rss_mb()
             t = time.perf_counter()
