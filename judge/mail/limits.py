@@ -10,6 +10,7 @@ nesting level: 1,000 levels exhaust Python's stack). It scans the bytes once
 (linear in their size) and returns notes that say what was cut:
 
 ``too_big:<bytes>:<limit>``, ``mail_lines:<limit>`` (:data:`MAX_LINES`),
+``line_bytes:<limit>`` (:data:`MAX_HEADER_LINE_BYTES`, :data:`MAX_LINE_BYTES`),
 ``mime_deep:<limit>``, ``mime_parts:<limit>``.
 """
 
@@ -36,12 +37,36 @@ def bound_raw(raw: bytes, limits: ReadLimits) -> tuple[bytes, list[str]]:
     end = _line_cut(raw, notes)
     if end is not None:
         raw = raw[:end]
+    raw = _long_lines_cut(raw, notes)
     end = _mime_cut(raw, limits, notes)
     return (raw if end is None else raw[:end]), notes
 
 
 MAX_LINES = 20000
 """Lines of a mail read at most (no person writes more; the parser pays per line)."""
+
+
+MAX_LINE_BYTES = 65536
+"""A longer line is cut to this many bytes."""
+MAX_HEADER_LINE_BYTES = 2000
+"""A longer header line (``Name: value``, or a folded one, starting with white
+space) is cut to this many bytes (RFC 5322 allows 998): the standard header
+parser takes seconds on a header of a few hundred kB."""
+_HEADER_LINE = re.compile(rb"^(?:[!-9;-~]{1,76}:|[ \t])")
+
+
+def _long_lines_cut(raw: bytes, notes: list[str]) -> bytes:
+    lines = raw.split(b"\n")
+    if max(map(len, lines)) <= MAX_HEADER_LINE_BYTES:
+        return raw
+    out = []
+    for line in lines:
+        if len(line) > MAX_HEADER_LINE_BYTES:
+            line = line[:MAX_HEADER_LINE_BYTES if _HEADER_LINE.match(line) else MAX_LINE_BYTES]
+        out.append(line)
+    if sum(map(len, out)) < sum(map(len, lines)):
+        notes.append(f"line_bytes:{MAX_HEADER_LINE_BYTES}")
+    return b"\n".join(out)
 
 
 def _line_cut(raw: bytes, notes: list[str]) -> int | None:
