@@ -2,7 +2,7 @@
 none applied twice, no reply sent twice.
 
 The daemon runs as a process with ``JUDGE_FAULT=<step>:<n>`` (see
-:mod:`judge.mail.faults`): it kills itself the n-th time it reaches the step.
+:mod:`judge.faults`): it kills itself the n-th time it reaches the step.
 It is then started again without the fault and must finish the work.
 """
 

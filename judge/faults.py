@@ -10,7 +10,12 @@ before the worker sees it), ``before_commit`` (reply rendered, nothing
 written), ``after_commit`` (committed, spool entry not yet removed, not
 acknowledged), ``before_ack`` (spool entry removed, IMAP ``\\Seen`` not yet set),
 ``before_send`` (outbox row about to be handed to the transport),
-``after_send`` (transport accepted it, not yet marked sent).
+``after_send`` (transport accepted it, not yet marked sent). In the store's
+commit (:mod:`judge.storage.journal`): ``journal_written`` (the commit's
+journal is durable, no file changed yet), ``journal_file_applied`` (after each
+file the commit replaces: phase records first, then the judge-wide tables,
+then the games' live state — ``journal_file_applied:2`` stops between the
+second and the third).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import signal
 import threading
 
 STEPS = ("smtp_after_spool", "imap_after_spool", "before_commit", "after_commit",
-         "before_ack", "before_send", "after_send")
+         "before_ack", "before_send", "after_send", "journal_written", "journal_file_applied")
 
 _spec = os.environ.get("JUDGE_FAULT", "")
 _step, _, _count = _spec.partition(":")
