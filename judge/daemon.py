@@ -167,21 +167,25 @@ class Daemon:
 
 
 def make_worker(cfg: Config, *, clock: Callable[[], datetime] = utc_now, handler: CommandHandler | None = None,
-                **hooks) -> Worker:
+                online: bool = True, **hooks) -> Worker:
     """The judge's worker over the data folder of ``cfg`` (store, spool, mail
     commands, deadline work, ``judge game`` work); ``hooks``: the worker's
-    ``ack``, ``send`` and ``changed`` callbacks."""
+    ``ack``, ``send`` and ``changed`` callbacks; ``online``: for ``judge
+    serve`` (else for a command doing its own work)."""
     j = cfg.judge
     return Worker(Store(cfg.store_path), Spool(cfg.spool_dir), handler or MailCommands(cfg), address=j.address,
                   name=j.name, domain=cfg.domain, keeper=j.keeper, language=j.language,
                   max_attempts=cfg.worker.max_attempts, retry_delay=cfg.worker.retry_delay,
                   ledger_days=cfg.worker.ledger_days, clock=clock, timekeeper=Timekeeper(j),
-                  commands=Commands(j), **hooks)
+                  commands=Commands(j, online), **hooks)
 
 
 def prepare(cfg: Config, store: Store, spool: Spool) -> None:
-    """What the owner of a data folder does first: upgrade a one-file store
-    of an earlier release; with ``judge serve``, record who the judge is."""
+    """What the owner of a data folder does first, before it reads anything:
+    finish a commit a crash interrupted, upgrade a one-file store of an
+    earlier release."""
+    if store.recover():
+        log.warning("store: finished a commit the judge was stopped in")
     upgrade_v1(cfg.v1_store_path, store, spool)
 
 
@@ -209,4 +213,4 @@ def offline_worker(cfg: Config) -> Worker:
     for key in IDENTITY:
         if ident.get(key):
             setattr(cfg.judge, key, ident[key])
-    return make_worker(cfg)
+    return make_worker(cfg, online=False)

@@ -44,7 +44,7 @@ def test_a_year_by_hand(capsys, monkeypatch, data, tmp_path):
     assert "France:  4  Brest, Marseilles, Paris, Spain" in out and "France: builds 1" in out
     rc, out, _ = judge(capsys, monkeypatch, "game", "show", "g1", "--phase", "S1901M", "--data", data)
     assert rc == 0 and "Germany: A Mun - Bur." in out
-    game = load_game(Store(tmp_path / "var" / "judge.json"), "g1")
+    game = load_game(Store(tmp_path / "var" / "store"), "g1")
     assert str(game.phase) == "W1901A" and game.seed == 5
     assert [e.text for e in game.history[0].orders["France"]] == ["A Par-Bur", "A Mar - Spain", "A Par - Pic"]
 
@@ -54,7 +54,7 @@ def test_settings_flags_are_stored(capsys, monkeypatch, data, tmp_path):
                      "--default-retreat", "house", "--default-disband", "house", "--no-retreat-lists",
                      "--data", data)
     assert rc == 0
-    game = load_game(Store(tmp_path / "var" / "judge.json"), "g2")
+    game = load_game(Store(tmp_path / "var" / "store"), "g2")
     s = game.settings
     assert s.rules == "droidippy" and s.house.combined_orders and not s.house.retreat_preferences
     assert s.house.default_retreat == "house" and s.house.default_disband == "house"
@@ -80,7 +80,7 @@ def test_errors(capsys, monkeypatch, data):
 def test_data_dir_from_environment(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("JUDGE_DATA", str(tmp_path / "env"))
     rc, _, _ = judge(capsys, monkeypatch, "game", "new", "g4")
-    assert rc == 0 and (tmp_path / "env" / "judge.json").exists()
+    assert rc == 0 and (tmp_path / "env" / "store").exists()
 
 
 def test_every_command_finds_the_store_judge_serve_uses(capsys, monkeypatch, tmp_path):
@@ -91,8 +91,8 @@ def test_every_command_finds_the_store_judge_serve_uses(capsys, monkeypatch, tmp
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("JUDGE_DATA", raising=False)
     assert judge(capsys, monkeypatch, "game", "new", "g1")[0] == 0
-    assert load_config(None).store_path == tmp_path / "judge-data" / "judge.json"
-    assert load_game(Store(tmp_path / "judge-data" / "judge.json"), "g1") is not None
+    assert load_config(None).store_path == tmp_path / "judge-data" / "store"
+    assert load_game(Store(tmp_path / "judge-data" / "store"), "g1") is not None
     rc, out, _ = judge(capsys, monkeypatch, "archive", "export", "g1")
     assert rc == 0 and '"g1"' in out
     rc, out, _ = judge(capsys, monkeypatch, "parse", "--game", "g1", stdin="A Par - Bur\n")
@@ -100,12 +100,12 @@ def test_every_command_finds_the_store_judge_serve_uses(capsys, monkeypatch, tmp
     monkeypatch.setenv("JUDGE_DATA", str(tmp_path / "env"))
     assert load_config(None).data_dir == tmp_path / "env"
     assert judge(capsys, monkeypatch, "game", "new", "g2")[0] == 0
-    assert load_game(Store(tmp_path / "env" / "judge.json"), "g2") is not None
+    assert load_game(Store(tmp_path / "env" / "store"), "g2") is not None
     cfg = tmp_path / "judge.toml"
     cfg.write_text('[judge]\ndata_dir = "srv"\n')
     assert load_config(cfg).data_dir == tmp_path / "srv"          # the file's data_dir wins
     assert judge(capsys, monkeypatch, "game", "new", "g3", "--config", str(cfg))[0] == 0
-    assert load_game(Store(tmp_path / "srv" / "judge.json"), "g3") is not None
+    assert load_game(Store(tmp_path / "srv" / "store"), "g3") is not None
     rc, out, _ = judge(capsys, monkeypatch, "game", "show", "g3", "--config", str(cfg))
     assert rc == 0 and "nothing adjudicated yet" in out
     rc, _, err = judge(capsys, monkeypatch, "game", "show", "g3", "--config", str(tmp_path / "nope.toml"))

@@ -5,7 +5,6 @@ a journal, one writer; games stored and loaded unchanged, history apart."""
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import subprocess
 import sys
@@ -42,9 +41,9 @@ def test_creates_the_folder_with_its_version(root):
 
 
 def test_a_one_file_store_is_not_taken_for_a_folder(tmp_path):
-    (tmp_path / "judge.json").write_text("{}")
+    (tmp_path / "store").write_text("{}")
     with pytest.raises(StoreError, match="judge store upgrade"):
-        Store(tmp_path / "judge.json")
+        Store(tmp_path / "store")
 
 
 def test_put_get_delete_by_key(root):
@@ -175,8 +174,8 @@ PUTS = [("phases", "g/0000", {"phase": "S1901M"}), ("ledger", "<m@x>", {"status"
         ("outbox", "<o@j>", {"status": "pending"}), ("games", "g", {"v": 2, "history_len": 1})]
 
 
-@pytest.mark.parametrize("fault", ["journal_written", "journal_file_applied:1", "journal_file_applied:2",
-                                   "journal_file_applied:3"])
+@pytest.mark.parametrize("fault", ["journal_written", "journal_applied_record:1", "journal_applied_table:1",
+                                   "journal_applied_table:2"])
 def test_a_commit_killed_half_way_is_finished_by_the_next_writer(root, fault):
     """SIGKILL after the journal is durable and after each file it replaces
     (a phase record, the judge-wide rows, the game's live state): a reader

@@ -92,15 +92,17 @@ def run_import(args) -> int:
     except (OSError, RecordError, GameError, ValueError) as e:
         print(f"judge archive import: {e}", file=sys.stderr)
         return 2
-    return run_command(args, "archive import", {"game": game.to_dict(), "file": str(args.file)})
+    return run_command(args, "archive import", {"game": game.to_dict(), "file": str(args.file)},
+                       prog="judge archive import")
 
 
 @store_action("archive import")
 def import_game(db, now, args) -> str:
-    from ..game import Game, GameError
+    from ..game import Game
     from ..storage import find_game, save_game
+    from .work import Outcome
     game = Game.from_dict(args.game)
     if find_game(db, game.name) is not None:
-        raise GameError(f"a game {game.name!r} exists already")
+        raise Outcome("", 1, f"a game {game.name!r} exists already")
     save_game(db, game)
     return f"judge archive import: {game.name}: {len(game.history)} phases, now {game.position.phase}"

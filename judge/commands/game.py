@@ -42,8 +42,8 @@ VICTORY_FLAGS = (
 )
 
 
-DATA_HELP = ("data folder, the one `judge serve` uses (default: the "
-             "[judge] data_dir of --config FILE, else $JUDGE_DATA, else ./judge-data)")
+DATA_HELP = ("data folder: the [judge] data_dir of --config FILE, else $JUDGE_DATA, else "
+             "./judge-data (the folder `judge serve` uses)")
 
 
 def add_data_options(parser) -> None:
@@ -124,7 +124,8 @@ def data_dir(args) -> Path:
 
 
 def _store(args):
-    """The store of the data folder, to read; StoreError (also for a bad --config)."""
+    """The store of the data folder, to read; StoreError (also for a bad
+    --config, or a folder holding no store: nothing is made there)."""
     from ..config import STORE_NAME, ConfigError
     from ..storage import Store, StoreError
     try:
@@ -132,7 +133,7 @@ def _store(args):
     except ConfigError as e:
         raise StoreError(str(e)) from None
     if not (folder / STORE_NAME).is_dir():
-        raise StoreError(f"no judge data in {folder} (no store there yet: give --data or --config)")
+        raise StoreError(f"no judge data in {folder} (give the judge's --config FILE or --data DIR)")
     return Store(folder / STORE_NAME)
 
 
@@ -141,16 +142,20 @@ def _fail(message: str) -> int:
     return 2
 
 
-def load_stored_game(args):
-    """The game ``args.name`` from the store, to read (any letter case).
-    Raises StoreError, GameError."""
+def load_stored_game(args, name: str | None = None):
+    """The game ``name`` (default ``args.name``) from the store, to read (any
+    letter case). Raises StoreError, GameError."""
     from ..game import GameError
-    from ..storage import find_game, load_game
-    store = _store(args)
-    found = find_game(store, args.name)
+    from ..storage import StoreError, find_game, load_game
+    name = name or args.name
+    try:
+        store = _store(args)
+    except StoreError as e:
+        raise GameError(f"no game named {name}: {e}") from None
+    found = find_game(store, name)
     game = load_game(store, found) if found else None
     if game is None:
-        raise GameError(f"no game named {args.name}")
+        raise GameError(f"no game named {name}")
     return game
 
 

@@ -29,10 +29,10 @@ WAIT_SECONDS = 120.0
 """How long a command waits for a running judge before it gives up (its work stays queued)."""
 
 
-def run_command(args, action: str, extra: dict | None = None) -> int:
+def run_command(args, action: str, extra: dict | None = None, prog: str = "judge game") -> int:
     """Run ``action`` (:mod:`judge.commands.work`) with the command-line
     options ``args`` (plus ``extra`` params) through the one writer; print
-    its answer; return its exit status."""
+    its answer (errors after ``prog:``); return its exit status."""
     from ..config import ConfigError
     from ..storage import StoreError
     params = {k: v for k, v in vars(args).items() if k not in ("func", "data", "config") and _plain(v)}
@@ -42,12 +42,12 @@ def run_command(args, action: str, extra: dict | None = None) -> int:
         cfg = config_of(args)
         result = submit(cfg, work)
     except (ConfigError, StoreError, OSError) as e:
-        result = {"status": 2, "out": "", "err": f"judge game: {e}"}
+        result = {"status": 2, "out": "", "err": str(e)}
     if result.get("out"):
         out = result["out"]
         print(out, end="" if out.endswith("\n") else "\n")
     if result.get("err"):
-        print(result["err"], file=sys.stderr)
+        print(f"{prog}: {result['err']}", file=sys.stderr)
     return int(result.get("status", 2))
 
 
@@ -84,7 +84,7 @@ def submit(cfg, work: dict) -> dict:
             if row is not None and "result" in row:
                 return row["result"]
         time.sleep(0.02)
-    return {"status": 3, "out": "", "err": f"judge game: the judge has not done it within {WAIT_SECONDS:.0f} s; "
+    return {"status": 3, "out": "", "err": f"the judge has not done it within {WAIT_SECONDS:.0f} s; "
                                             f"it stays queued (spool entry {entry.name})"}
 
 
@@ -97,7 +97,7 @@ def _do_it_here(cfg, name: str, key: str) -> dict:
         worker.process(name)
         row = worker.store.get("ledger", key)
     if row is None or "result" not in row:
-        return {"status": 2, "out": "", "err": "judge game: the command could not be done (see the judge's log)"}
+        return {"status": 2, "out": "", "err": "the command could not be done (see the judge's log)"}
     return row["result"]
 
 

@@ -8,7 +8,8 @@ prints what the writer answers. The writer runs the action registered here
 under NAME on its staged view of the store, commits the game and the mails
 its notices call for (results, deadlines, the final report) with the
 command's ledger entry, in one commit, like a mail; the answer
-``{"status": 0|1|2, "out": text, "err": text}`` rides in that ledger entry.
+``{"status": 0|1|2, "out": text, "err": text}`` rides in that ledger entry
+(``err`` without the command's name; the command prints it after its own).
 
 The work item ``mail notices`` (params ``notices``: stored
 :class:`~judge.game.notices.Notice` dicts) mails notices an earlier release
@@ -47,21 +48,23 @@ def store_action(name: str):
 
 
 class Outcome(Exception):
-    """Raised by an action to end with ``status`` (1: done, but not all was
-    taken) after its change is kept."""
+    """Raised by an action to end with ``status`` and ``text`` (and ``err``):
+    a game action's change is kept (1: done, but not all was taken); a store
+    action's is not (1: refused, e.g. the game exists)."""
 
-    def __init__(self, text: str, status: int):
-        super().__init__(text)
-        self.text, self.status = text, status
+    def __init__(self, text: str, status: int, err: str = ""):
+        super().__init__(text or err)
+        self.text, self.status, self.err = text, status, err
 
 
 class Commands:
     """The writer's runner of command work: ``commands(work, db, now) ->
     (replies, result)`` (see module doc). ``judge``: the config's ``[judge]``
-    section, for the mails' language and names."""
+    section, for the mails' language and names; ``online``: run by a running
+    judge (which sends the mails at once), not by a command on its own."""
 
-    def __init__(self, judge):
-        self.judge = judge
+    def __init__(self, judge, online: bool = True):
+        self.judge, self.online = judge, online
 
     def __call__(self, work: dict, db, now: datetime):
         _register_all()
@@ -76,10 +79,12 @@ class Commands:
             if name in STORE_ACTIONS:
                 return [], {"status": 0, "out": STORE_ACTIONS[name](db, now, args), "err": ""}
             if name not in GAME_ACTIONS:
-                return [], {"status": 2, "out": "", "err": f"judge game: no such command {name!r}"}
+                return [], {"status": 2, "out": "", "err": f"no such command {name!r}"}
             return self._on_game(GAME_ACTIONS[name], db, now, args)
+        except Outcome as o:
+            return [], {"status": o.status, "out": o.text, "err": o.err}
         except (GameError, MapError, StoreError, ValueError) as e:
-            return [], {"status": 2, "out": "", "err": f"judge game: {e}"}
+            return [], {"status": 2, "out": "", "err": str(e)}
 
     def _on_game(self, action, db, now, args):
         from ..game import turns
@@ -88,7 +93,7 @@ class Commands:
         found = find_game(db, args.name)
         game = load_game(db, found) if found else None
         if game is None:
-            return [], {"status": 2, "out": "", "err": f"judge game: no game named {args.name}"}
+            return [], {"status": 2, "out": "", "err": f"no game named {args.name}"}
         was_over, status = game.finished, 0
         try:
             text = action(game, now, args)
@@ -100,7 +105,8 @@ class Commands:
         save_game(db, game)
         replies = [r for n in notices for r in notice_replies(n, game, db, self.judge)]
         if replies:
-            text = text.rstrip("\n") + f"\n{len(replies)} mail(s) to send."
+            text = text.rstrip("\n") + (f"\nThe judge sends {len(replies)} mail(s) now." if self.online else
+                                        f"\n{len(replies)} mail(s) wait in the outbox until `judge serve` starts.")
         return replies, {"status": status, "out": text, "err": ""}
 
 

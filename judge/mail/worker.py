@@ -306,11 +306,12 @@ class Worker:
             log.exception("command %s failed", entry.key)
             staging, rows = Staging(batch), []
             result = {"status": 2, "out": "", "err": f"the judge could not do it: {type(e).__name__}: {e}"}
-        if result.get("status") == 0:
+        if result.get("status", 2) >= 2:       # refused: nothing changes, nothing is mailed
+            rows = []
+        else:
             staging.apply(batch)
-        for row in rows if result.get("status") == 0 else []:
+        for row in rows:
             batch.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
-        rows = rows if result.get("status") == 0 else []
         batch.put("ledger", entry.key, {"status": "done", "at": now.isoformat(), "from": "judge game",
                                         "subject": str(work.get("argv", ""))[:200] if isinstance(work, dict)
                                         else "", "result": result, "replies": [r["id"] for r in rows]})

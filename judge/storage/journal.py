@@ -64,7 +64,8 @@ def read(path: Path) -> list[tuple[str, bytes | None]]:
 
 def apply(root: Path, files: list[tuple[str, bytes | None]], checkpoint=lambda where: None) -> None:
     """Make the files of a journal so under the store folder ``root``.
-    ``checkpoint(name)`` is called between the steps (the crash tests' hook)."""
+    ``checkpoint(name)`` is called after each file (the crash tests' hook:
+    ``journal_applied_record``, ``_table`` or ``_game``)."""
     for rel, data in files:
         target = root / rel
         if data is None:
@@ -74,7 +75,8 @@ def apply(root: Path, files: list[tuple[str, bytes | None]], checkpoint=lambda w
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(target, data)
-        checkpoint("journal_file_applied")
+        checkpoint("journal_applied_" + ("record" if "/phases/" in rel else "game" if rel.startswith("games/")
+                                         else "table"))
 
 
 def pending(directory: Path) -> list[Path]:

@@ -82,7 +82,7 @@ def place(table: str, key: str) -> Place:
             raise LayoutError(f"phases/{key}: the key must be GAME/NNNN")
         return Place(f"games/{m['game']}/phases/{m['index']}.json", None, None)
     if table in SHARDS:
-        return Place(f"tables/{table}/{shard_of(table, key):04d}.json", ROWS, key)
+        return Place(shard_path(table, shard_of(table, key)), ROWS, key)
     raise LayoutError(f"no table {table!r} in the store")
 
 
@@ -96,9 +96,14 @@ def shard_of(table: str, key: str) -> int:
     return int.from_bytes(digest, "big") % SHARDS[table]
 
 
+def shard_path(table: str, shard: int) -> str:
+    """Shard file ``shard`` of a keyed table (a relative path; it may not exist)."""
+    return f"tables/{table}/{shard:04d}.json"
+
+
 def shard_paths(table: str) -> list[str]:
     """Every shard file of a keyed table (relative paths; most may not exist)."""
-    return [f"tables/{table}/{i:04d}.json" for i in range(SHARDS[table])]
+    return [shard_path(table, i) for i in range(SHARDS[table])]
 
 
 def game_dir(root: Path, name: str) -> Path:

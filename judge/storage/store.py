@@ -136,7 +136,7 @@ class Store:
 
     def keys(self, table: str, shard: int) -> dict[str, dict]:
         """The rows of one shard of a keyed table (pruning goes shard by shard)."""
-        content = self._read(layout.shard_paths(table)[shard])
+        content = self._read(layout.shard_path(table, shard))
         return dict((content or {}).get(layout.ROWS, {}))
 
     @staticmethod
@@ -210,15 +210,21 @@ class Store:
         finally:
             self._local.active = False
 
-    def _recover(self) -> None:
+    def recover(self) -> int:
+        """Finish a commit a crash interrupted (apply the journal it left), as
+        the writer: call it before reading anything to act on. Returns how
+        many commits were finished. Raises StoreError."""
+        with self._locked():
+            return self._recover()
+
+    def _recover(self) -> int:
         try:
             remove_temps(self.journal_dir)
             left = journal.pending(self.journal_dir)
             for path in left:          # a crash while applying may have left temp files there too
                 for rel, _data in journal.read(path):
                     remove_temps((self.root / rel).parent)
-            if left:
-                journal.replay(self.root, self.journal_dir)
+            return journal.replay(self.root, self.journal_dir) if left else 0
         except (OSError, journal.JournalError) as e:
             raise StoreError(f"{self.journal_dir}: cannot apply a commit left by a crash: {e}") from None
 

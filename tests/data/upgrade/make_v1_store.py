@@ -2,7 +2,7 @@
 
 Games in every phase kind, a finished game, pending outbox rows, ledger entries,
 an account, GM records and a pending CLI notice."""
-import shutil, subprocess, sys, os
+import shutil, subprocess, sys
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from pathlib import Path
@@ -16,7 +16,7 @@ from judge.storage import Store
 out = Path(sys.argv[1]); shutil.rmtree(out, ignore_errors=True); out.mkdir(parents=True)
 NOW = [datetime(2030, 3, 1, 12, 0, tzinfo=timezone.utc)]
 cfg = Config(); cfg.judge.address, cfg.judge.keeper = "judge@example.test", "keeper@example.test"
-store, spool = Store(out / "judge.json"), Spool(out / "spool")
+store, spool = Store(out / "store"), Spool(out / "spool")
 worker = Worker(store, spool, MailCommands(cfg), address=cfg.judge.address, name="Judge",
                 domain="example.test", keeper=cfg.judge.keeper, clock=lambda: NOW[0], retry_delay=0)
 n = [0]
@@ -75,7 +75,7 @@ for f in list(out.iterdir()):
     if f.name not in ("judge.json",):
         f.unlink()
 import json
-d = json.loads((out / "judge.json").read_text())
+d = json.loads((out / "store").read_text())
 print({t: len(v) for t, v in d.items()})
 for k, doc in d["games"].items():
     g = doc["doc"]; print(g["name"], g["position"]["phase"], len(g["history"]), (g.get("ending") or {}).get("result") is not None)
