@@ -871,9 +871,10 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         if game.phase.kind == "A":
             due, ordered, listed = adjustment_status(game, power)
             adjust = {"due": due, "ordered": ordered, "left": max(abs(due) - ordered, 0), "listed": listed}
+        skipped = [{"input": p.input, "note": p.notes[0]} for p in parsed if p.kind == "chatter"]   # talk
         s.results.append({"kind": "orders", "game": game.name, "map": game.map_name, "power": power,
                           "phase": str(game.phase), "orders": orders, "taken": len(entries) - before,
-                          "adjust": adjust,
+                          "adjust": adjust, "skipped": skipped,
                           "superseded": superseded, "rejected": rejected,
                           "missing": missing, "deadline": game.schedule.deadline,
                           "timezone": game.settings.deadlines.timezone})
