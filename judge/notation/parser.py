@@ -129,6 +129,14 @@ def is_chatter(tokens: list[Token], names: NameIndex) -> bool:
     return True
 
 
+def chatter_note(line: str, names: NameIndex) -> Diagnostic | None:
+    """The ``chatter`` note for a line of talk (see the module doc), else None;
+    for lines read outside a game's orders (before SIGNON)."""
+    if is_chatter(lexicon(names).tokens(line), names):
+        return diagnostic("chatter", names, text=clean_line(line).strip())
+    return None
+
+
 def parse_orders(text: str, ctx: ParseContext) -> list[ParsedLine]:
     """One :class:`ParsedLine` per non-blank line of ``text`` (a line of only
     spaces and invisible characters is blank)."""

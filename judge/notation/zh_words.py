@@ -135,7 +135,7 @@ ROWS: tuple[tuple[str, str, object, str, str], ...] = (
     ("五", "number", 5, "all", "usage-ml"),
     # ---- words that carry nothing for the order --------------------------------------
     ("的 在 位于/位於 于/於 之 提供 将/將 把 请/請 上", "filler", None, "all", "judge"),
-    ("从/從 由 驻/駐 处于/處於 本回合 这回合/這回合 此回合 这次/這次 本次 该/該 "
+    ("从/從 由 驻/駐 处于/處於 新 本回合 这回合/這回合 此回合 这次/這次 本次 该/該 "
      "这/這 那 我的 我方 一支 一个/一個 一队/一隊 一艘 一只/一隻 个/個 支 次 任何 了 吧 啊 啦 呀 哦 喔 "
      "名额/名額 机会/機會", "filler", None, "mainland", "usage-ml"),
     ("省 省份", "filler", None, "all", "rules-hant §遊戲地圖"),         # 每一國之內又分為若干省份
@@ -148,8 +148,8 @@ ROWS: tuple[tuple[str, str, object, str, str], ...] = (
 # Traditional -> simplified for characters no pair above or in a names file
 # teaches (kept from issue 7; single characters, so folding keeps positions).
 T2S = dict(zip(
-    "陸軍艦隊動進擊衛禦運輸產經優與棄權護駐堅離過個從將於請順續選擇並來團戰區窩澤開茲圖義獅師條門邊島歐傳內為組協轉駐載軍餘刪幹後裡裏處撥準備編",
-    "陆军舰队动进击卫御运输产经优与弃权护驻坚离过个从将于请顺续选择并来团战区窝泽开兹图义狮师条门边岛欧传内为组协转驻载军余删干后里里处拨准备编"))
+    "陸軍艦隊動進擊衛禦運輸產經優與棄權護駐堅離過個從將於請順續選擇並來團戰區窩澤開茲圖義獅師條門邊島歐傳內為組協轉駐載軍餘刪幹後裡裏處撥準備編乾",
+    "陆军舰队动进击卫御运输产经优与弃权护驻坚离过个从将于请顺续选择并来团战区窝泽开兹图义狮师条门边岛欧传内为组协转驻载军余删干后里里处拨准备编干"))
 
 
 def pairs(words: str) -> list[tuple[str, str]]:
