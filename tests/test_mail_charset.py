@@ -14,7 +14,7 @@ import pytest
 
 from judge.mail.charset import CANDIDATES, guesses, score
 from judge.mail.message import decode_bytes, read_mail
-from test_mail_commands import Judge
+from test_mail_commands import Judge, judge  # noqa: F401 - the fixture: a game g1 with France taken by fr@x.org
 
 SAMPLES = Path(__file__).parent / "data" / "mail" / "charset"
 EMLS = sorted(SAMPLES.glob("*.eml"))
@@ -88,15 +88,7 @@ def _send_raw(judge: Judge, raw: bytes) -> str:
     return answer.get_content().replace("\r\n", "\n")
 
 
-@pytest.fixture
-def judge(tmp_path):
-    j = Judge(tmp_path)
-    j.text("gm@x.org", "CREATE g1 gmpass timezone=Europe/Paris deadline=2024-01-10T20:00")
-    j.text("fr@x.org", "JOIN g1 frpass France")
-    return j
-
-
-def test_a_big5_order_mail_without_label_is_taken(judge):
+def test_a_big5_order_mail_without_label_is_taken(judge):  # noqa: F811
     """The Taiwan sample: a greeting before SIGNON, orders, thanks after them."""
     reply = _send_raw(judge, (SAMPLES / "big5_taiwan.eml").read_bytes())
     orders = judge.game("g1")["orders"]["France"]
@@ -107,7 +99,7 @@ def test_a_big5_order_mail_without_label_is_taken(judge):
     assert "\ufffd" not in reply and "Error" not in reply and "not a command" not in reply
 
 
-def test_a_gbk_order_mail_without_label_is_taken(judge):
+def test_a_gbk_order_mail_without_label_is_taken(judge):  # noqa: F811
     _send_raw(judge, (SAMPLES / "gbk_mainland.eml").read_bytes())
     assert [o["text"] for o in judge.game("g1")["orders"]["France"]] == [
         "巴黎陆军进攻勃艮第", "马赛陆军支援巴黎陆军进攻勃艮第", "布雷斯特舰队移动到英吉利海峡"]

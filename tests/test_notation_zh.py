@@ -106,9 +106,15 @@ def test_table_size_and_coverage():
     assert by_script["hans"] >= 500 and by_script["hant"] >= 500
     for script in ("hans", "hant"):
         assert {r.type for r in ROWS if r.script == script} >= ORDER_TYPES | {"chatter", "error"}, script
+
+def test_every_row_names_its_region_and_source(std_names):
+    sources = set(zh_words.SOURCES) | set(std_names["variants"]["sources"])
     for r in ROWS:
         assert r.script in ("hans", "hant", "latn"), r.where
         assert all(x in zh_words.REGIONS for x in r.region.split(",")), r.where
+        keys = [k for k in r.source.split() if not k.startswith("§")]
+        assert keys and set(keys) <= sources, r.where
+        assert r.type in ORDER_TYPES | {"chatter", "error"}, r.where
 
 
 def test_table_has_every_word_and_every_name(std_names):

@@ -8,6 +8,11 @@ Chinese has no spaces, so names and order words are matched longest-first at
 each character. Both kinds may be mixed in one line. One :class:`Lexicon` is
 built per :class:`~judge.notation.names.NameIndex` (cached) and holds every
 index, so reading a line costs a few dictionary lookups per character.
+
+The Chinese order words, with the region and source of each, are data in
+:mod:`judge.notation.zh_words`; names and their variants come from the map's
+names files. Each token keeps the text as typed (:attr:`Token.shown`) for
+messages, traditional characters and all.
 """
 
 from __future__ import annotations
@@ -297,16 +302,30 @@ class Lexicon:
     def _cjk(self, s: str, i: int, out: list[Token], paren: bool, typed: str | None) -> int:
         for L in range(min(self.cjk_max, len(s) - i), 0, -1):
             entry = self.cjk.get(s[i:i + L])
-            if entry:
+            if entry and (L > 1 or not self._inside_word(s, i, entry)):
                 self._emit(out, entry, s[i:i + L], paren, typed[i:i + L] if typed else "")
                 return i + L
         # not understood: gather until something known starts
         j = i + 1
-        while j < len(s) and is_cjk(s[j]) and not any(
-                s[j:j + L] in self.cjk for L in range(1, min(self.cjk_max, len(s) - j) + 1)):
+        while j < len(s) and is_cjk(s[j]) and not self._known_at(s, j):
             j += 1
         self._unknown(out, s[i:j], paren, typed[i:j] if typed else "")
         return j
+
+    def _known_at(self, s: str, j: int, loose: bool = True) -> bool:
+        """Whether a known word starts at ``j`` (with ``loose``: not a one-character
+        power or number inside an unknown word)."""
+        for L in range(1, min(self.cjk_max, len(s) - j) + 1):
+            entry = self.cjk.get(s[j:j + L])
+            if entry and (L > 1 or not loose or not self._inside_word(s, j, entry)):
+                return True
+        return False
+
+    def _inside_word(self, s: str, i: int, entry: tuple) -> bool:
+        """A one-character power or number followed by Chinese that is no known word
+        is part of an unknown word: 英吉列海峡 (a misspelt English Channel), 三角洲."""
+        return entry[0] in (POWER, NUMBER) and i + 1 < len(s) and is_cjk(s[i + 1]) and \
+            not self._known_at(s, i + 1, loose=False)
 
     def _latin(self, s: str, i: int, out: list[Token], paren: bool) -> int:
         # words from i, joined only by " . ' _" or an unspaced "-"

@@ -23,8 +23,9 @@ Chatter: a line of Chinese talk around the orders (``各位好``, ``本回合指
 ``以下是法国的指令``) is passed over: ``ParsedLine.kind == "chatter"``, no order,
 no error, and one note ``chatter`` quoting it. A line is chatter when it starts
 with words that are not order words, names no province (nor a word like one:
-those get the error with "did you mean"), holds no English order word and no
-waive; a line that looks like an order and fails is an error as always.
+those get the error with "did you mean") and no unit (陆军, 部队; a one-character
+军 may be talk: 我军进攻！), holds no English order word and no waive; a line that
+looks like an order and fails is an error as always.
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ def is_chatter(tokens: list[Token], names: NameIndex) -> bool:
     if first is None or first.kind != lx.UNKNOWN:
         return False
     for t in tokens:
-        if t.kind in _ORDER_ONLY:
+        if t.kind in _ORDER_ONLY or (t.kind == lx.UNIT and len(t.text) > 1):   # 三角洲陆军防守: an order
             return False
         if t.kind == lx.UNKNOWN:
             if names.suggest_codes(t.text):
