@@ -69,7 +69,9 @@ class NameIndex:
     ``provinces``: normalised name -> province code; ``coasts``: normalised coast
     word -> coast code (``"north"`` -> ``"nc"``); ``powers``: normalised -> power;
     ``ambiguous``: normalised name -> the province codes it could mean (``"liv"``
-    -> ``("lvn", "lvp")``, from the file's ``ambiguous`` section); ``abbr``: code
+    -> ``("lvn", "lvp")``, ``"地中海"`` -> ``("eas", "wes")``, from the ``ambiguous``
+    sections); ``variants``: the parsed ``name_variants.json`` (``{}`` if none:
+    every Chinese variant with script, region and source); ``abbr``: code
     -> the abbreviation used in canonical English (``"StP"``; default the code
     capitalised). Chinese keys are stored folded to simplified characters.
     Raises :class:`MapError` if two provinces share a name after normalisation.
@@ -133,11 +135,11 @@ class NameIndex:
         "region", "source"}`` (checked) goes to the table of its section."""
         known = self.variants.get("sources", {})
         tables = {"provinces": (self.provinces, self.map.provinces), "powers": (self.powers, self.map.powers),
-                  "coasts": (self.coasts, None)}
+                  "coasts": (self.coasts, self.coast_names)}
         for section, (table, allowed) in tables.items():
             for key, entries in self.variants.get(section, {}).items():
-                if allowed is not None and key not in allowed:
-                    raise MapError(source, f"{section}.{key}", "not in the map")
+                if key not in allowed:
+                    raise MapError(source, f"{section}.{key}", "not in the map (or, a coast, not in names.json)")
                 for i, v in enumerate(entries):
                     where = f"{section}.{key}[{i}]"
                     check_variant(v, known, source, where)
