@@ -79,12 +79,13 @@ def test_a_wrong_label_is_corrected_and_noted():
     assert decode_bytes(ORDERS_HANS.encode("gb2312"), "gb2312") == (ORDERS_HANS, [])
 
 
-def _send_raw(judge: Judge, raw: bytes) -> str:
-    before = len(judge.sent)
-    judge.spool.put(raw, {"source": "test"})
-    for name in judge.spool.pending():
-        judge.worker.process(name)
-    answer = email.message_from_string(judge.sent[before]["raw"], policy=policy.default)
+def _send_raw(j: Judge, raw: bytes) -> str:
+    """The judge's answer to the raw mail ``raw``."""
+    before = len(j.sent)
+    j.spool.put(raw, {"source": "test"})
+    for name in j.spool.pending():
+        j.worker.process(name)
+    answer = email.message_from_string(j.sent[before]["raw"], policy=policy.default)
     return answer.get_content().replace("\r\n", "\n")
 
 
