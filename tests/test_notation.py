@@ -231,6 +231,7 @@ def test_every_diagnostic_has_three_messages(names):
         "no_removals": dict(power="Germany"),
         "illegal": dict(text="something the rules core said"),
         "unit_coast_corrected": dict(province="stp", written_coast="nc", coast="sc"),
+        "chatter": dict(text="各位好"),
     }
     assert set(samples) == set(_TEMPLATES)
     for code, params in samples.items():

@@ -83,7 +83,7 @@ from ..maps import load_map, load_names
 from ..notation.format import format_order
 from ..notation.lexicon import clean_line
 from ..notation.names import is_cjk, name_index
-from ..notation.parser import ParseContext, parse_orders
+from ..notation.parser import ParseContext, chatter_note, parse_orders
 from ..rules.phase import Phase
 from .archive_commands import ArchiveCommands
 from .end_commands import WORDS_EN as END_WORDS_EN, WORDS_ZH as END_WORDS_ZH, EndCommands
@@ -412,7 +412,11 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                     s.orders.append(line.strip())
                 elif s.noise < MAX_NOISE:
                     s.noise += 1
-                    self._error(s, line, "unknown_command", suggestion=suggest_command(line))
+                    talk = chatter_note(line, Words("standard", "en").names)     # 各位好: a note, not an error
+                    if talk is not None:
+                        s.results.append({"kind": "skipped", "line": line.strip(), "note": talk})
+                    else:
+                        self._error(s, line, "unknown_command", suggestion=suggest_command(line))
                 continue
             self._guarded(s, self._flush_orders)
             self._tag(s)
@@ -877,9 +881,10 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         if game.phase.kind == "A":
             due, ordered, listed = adjustment_status(game, power)
             adjust = {"due": due, "ordered": ordered, "left": max(abs(due) - ordered, 0), "listed": listed}
+        skipped = [{"input": p.input, "note": p.notes[0]} for p in parsed if p.kind == "chatter"]   # talk
         s.results.append({"kind": "orders", "game": game.name, "map": game.map_name, "power": power,
                           "phase": str(game.phase), "orders": orders, "taken": len(entries) - before,
-                          "adjust": adjust,
+                          "adjust": adjust, "skipped": skipped,
                           "superseded": superseded, "rejected": rejected,
                           "missing": missing, "deadline": game.schedule.deadline,
                           "timezone": game.settings.deadlines.timezone})
