@@ -7,80 +7,11 @@ outbox rows."""
 
 from __future__ import annotations
 
-import email
-from datetime import datetime, timedelta, timezone
-from email import policy
-from email.message import EmailMessage
+from datetime import datetime, timedelta
 
 import pytest
 
-from judge.config import Config
-from judge.mail.commands import MailCommands
-from judge.mail.spool import Spool
-from judge.mail.timekeeper import Timekeeper
-from judge.mail.worker import Worker
-from judge.scheduler import Work
-from judge.storage import Store
-
-UTC = timezone.utc
-T0 = datetime(2025, 1, 6, 12, tzinfo=UTC)
-POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
-GM = "gm@example.org"
-
-
-def addr(p: str) -> str:
-    return f"{p.lower()}@example.org"
-
-
-class Judge:
-    def __init__(self, tmp_path):
-        cfg = Config()
-        cfg.judge.address, cfg.judge.keeper = "judge@example.test", "keeper@example.test"
-        self.store, self.spool = Store(tmp_path / "store"), Spool(tmp_path / "spool")
-        self.sent: list[dict] = []
-        self.now = T0
-        self.worker = Worker(self.store, self.spool, MailCommands(cfg), address=cfg.judge.address,
-                             name=cfg.judge.name, domain=cfg.domain, keeper=cfg.judge.keeper,
-                             clock=lambda: self.now, send=self.sent.extend, timekeeper=Timekeeper(cfg.judge))
-        self.n = 0
-
-    def mail(self, frm: str, body: str) -> list:
-        """Send one mail; the mails the judge sends in answer (EmailMessages)."""
-        self.n += 1
-        m = EmailMessage()
-        m["From"], m["To"], m["Subject"], m["Message-ID"] = frm, "judge@example.test", "cmd", f"<{self.n}@x>"
-        m.set_content(body)
-        before = len(self.sent)
-        self.spool.put(m.as_bytes(), {"source": "test"})
-        for name in self.spool.pending():
-            self.worker.process(name)
-        return self.read(before)
-
-    def work(self, kind: str = "tick", phase: str | None = None, game: str = "g") -> list:
-        before = len(self.sent)
-        self.worker.process_work([Work(kind, game, phase)])
-        return self.read(before)
-
-    def pending(self) -> list:
-        """Mails in the outbox not sent yet (a command run while no judge ran
-        left them there for the judge's next start), oldest first."""
-        handed = {r["id"] for r in self.sent}
-        rows = sorted((r for mid, r in self.store.all("outbox").items() if r["status"] == "pending"
-                       and mid not in handed), key=lambda r: (r["created"], r["raw"]))
-        return [email.message_from_string(r["raw"], policy=policy.default) for r in rows]
-
-    def read(self, before: int) -> list:
-        return [email.message_from_string(r["raw"], policy=policy.default) for r in self.sent[before:]]
-
-    def game(self) -> dict:
-        return self.store.get("games", "g")
-
-
-def to(mails) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for m in mails:
-        out.setdefault(str(m["To"]), []).append(m.get_content().replace("\r\n", "\n"))
-    return out
+from mailjudge import GM, POWERS, T0, UTC, Judge, addr, to
 
 
 @pytest.fixture

@@ -276,6 +276,11 @@ class _Movement:
                     return self._set_illegal(rec, f"{u} cannot reach {rec.dest}")
                 # no fleets stand where a convoy could go: illegal (DATC 6.D.32)
                 return self._set_illegal(rec, f"no fleets to convoy {rec.prov} to {rec.dest}")
+            if order.via_convoy and not self.rules.via_convoy_land_fallback \
+                    and not self._sea_linked(rec.prov, rec.dest):
+                # "A bur - gas via convoy" with no fleet able to carry it: illegal too, the
+                # unit holds and may be supported to hold (DATC 6.D.32, 4.E.1-2; MILA agrees)
+                return self._set_illegal(rec, f"no fleets to convoy {rec.prov} to {rec.dest}")
             rec.convoyed = order.via_convoy or not adjacent
             if rec.convoyed:
                 self.sea_moves.append(rec)

@@ -1,0 +1,70 @@
+"""Whole game-management flows by mail, as a GM and seven players live them
+(issue 13): each test plays its flow with real mails through the judge's
+worker (:mod:`mailjudge`) and checks every mail the judge sends at each step
+— who gets one and its subject — and what the mails say."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from judge.game import Game
+from judge.rules.position import Position, Unit
+from judge.storage import load_game, save_game
+from mailjudge import GM, POWERS, T0, Judge, addr, each, sent, to
+
+EVERYONE = [addr(p) for p in POWERS] + [GM]
+
+
+@pytest.fixture
+def judge(tmp_path):
+    j = Judge(tmp_path)
+    j.mail(GM, "CREATE g gmsecret grace=0 reminders=none\n")
+    for p in POWERS:
+        j.mail(addr(p), f"JOIN g pw-{p.lower()} {p}\n")
+    return j
+
+
+def signon(power: str) -> str:
+    return f"SIGNON g pw-{power.lower()}\n"
+
+
+def put_position(judge: Judge, phase: str, units: dict[str, tuple[str, str]],
+                 owners: dict[str, str] | None = None, keep: bool = True) -> Game:
+    """Set the board of game g (``units``: ``{province: (power, "A"/"F")}``,
+    added to the units of the start, or alone with ``keep=False``), as a GM
+    running a scenario would; stored through the one commit path."""
+    with judge.store.transaction() as tx:
+        game = load_game(tx, "g")
+        board = dict(game.position.units) if keep else {}
+        board.update({prov: Unit(p, t, prov) for prov, (p, t) in units.items()})
+        sc = dict(game.position.sc_owners)
+        sc.update(owners or {})
+        game.position = Position(phase, board, sc)
+        save_game(tx, game)
+    return game
+
+
+# ---- point 10: an explicit "via convoy" with no fleet able to carry it ----------------
+def test_via_convoy_to_an_adjacent_province_without_fleets_is_refused_and_the_unit_can_be_supported(judge):
+    """``A Bur - Gas via convoy``: no fleet could carry it (Burgundy has no coast),
+    so the order is illegal (DATC 6.D.32, 4.E.1-2) and refused when it arrives,
+    with the reason; A Bur holds and the support to hold it stands."""
+    put_position(judge, "S1901M", {"bur": ("Germany", "A"), "pic": ("France", "A")})
+    mails = judge.mail(addr("Germany"), signon("Germany") + "A Bur - Gas via convoy\nA Mun S A Bur\n")
+    assert sent(mails) == [(addr("Germany"), "Re: cmd")]
+    text = to(mails)[addr("Germany")][0]
+    assert "> A Bur - Gas via convoy\n    no fleets stand where they could convoy an army from Burgundy " \
+           "to Gascony" in text
+    assert "A Mun S A Bur" in text
+    mails = judge.mail(addr("France"), signon("France") + "A Par - Bur\nA Pic S A Par - Bur\n")
+    assert sent(mails) == [(addr("France"), "Re: cmd")]
+    mails = judge.mail(GM, "SIGNON g gmsecret\nPROCESS\n")
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy results g S1901M"))
+    results = to(mails)[addr("Italy")][0]
+    assert "France: A Par - Bur.  (bounced)" in results and "Germany: A Mun S A Bur.\n" in results
+    assert "Germany: A Bur H.  (no order)" in results
+    game = judge.game()
+    assert game["position"]["units"]["bur"] == ["Germany", "A", "bur"]        # held: 2 against 2
+    assert game["position"]["phase"] == "F1901M" and not game["position"]["dislodged"]
