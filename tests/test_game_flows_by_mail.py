@@ -68,3 +68,46 @@ def test_via_convoy_to_an_adjacent_province_without_fleets_is_refused_and_the_un
     game = judge.game()
     assert game["position"]["units"]["bur"] == ["Germany", "A", "bur"]        # held: 2 against 2
     assert game["position"]["phase"] == "F1901M" and not game["position"]["dislodged"]
+
+
+# ---- point 2: a standing build or disband list plus partial orders ------------------------
+LITTLE_BOARD = {"lon": ("England", "F"), "par": ("France", "A"), "vie": ("Austria", "A"),
+                "mos": ("Russia", "A"), "con": ("Turkey", "A")}
+
+
+def test_partial_adjustment_orders_take_the_rest_from_the_standing_list_as_the_reply_promises(judge):
+    """Italy may build 3 and gave a build list with its Fall orders; in Winter it
+    writes one build: the reply says "1 ordered, the rest from the build list",
+    and the list gives the other two. Germany must remove 3, gave a disband
+    list, writes one removal: the list gives the other two (none to civil
+    disorder)."""
+    units = dict(LITTLE_BOARD, tun=("Italy", "A"), gre=("Italy", "A"), smy=("Italy", "A"),
+                 ber=("Germany", "A"), mun=("Germany", "A"), kie=("Germany", "F"), sil=("Germany", "A"),
+                 pru=("Germany", "A"), boh=("Germany", "A"))
+    put_position(judge, "F1901M", units, {"tun": "Italy", "gre": "Italy", "smy": "Italy"}, keep=False)
+    mails = judge.mail(addr("Italy"), signon("Italy") + "优先建造：那不勒斯舰队、罗马陆军、威尼斯陆军\n")
+    assert sent(mails) == [(addr("Italy"), "Re: cmd")]
+    mails = judge.mail(addr("Germany"), signon("Germany") + "优先解散：西利西亚陆军、柏林陆军、波西米亚陆军\n")
+    assert sent(mails) == [(addr("Germany"), "Re: cmd")]
+    mails = judge.mail(GM, "SIGNON g gmsecret\nPROCESS\n")
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy results g F1901M"))
+    assert judge.game()["position"]["phase"] == "W1901A"
+
+    mails = judge.mail(addr("Italy"), signon("Italy") + "Build F Nap\n")
+    assert sent(mails) == [(addr("Italy"), "Re: cmd")]
+    assert "Italy may build 3: 1 ordered, the rest from the build list." in to(mails)[addr("Italy")][0]
+    mails = judge.mail(addr("Germany"), signon("Germany") + "Remove A Pru\n")
+    assert sent(mails) == [(addr("Germany"), "Re: cmd")]
+    assert "Germany must remove 3 units: 1 ordered, the rest from the disband list." \
+        in to(mails)[addr("Germany")][0]
+    mails = judge.mail(GM, "SIGNON g gmsecret\nPROCESS\n")
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy results g W1901A"))
+    results = to(mails)[addr("Turkey")][0]
+    assert "Germany: Disband A Pru.\nGermany: Disband A Sil.  (from standing list)\n" \
+           "Germany: Disband A Ber.  (from standing list)\nItaly: Build F Nap.\n" \
+           "Italy: Build A Rom.  (from standing list)\nItaly: Build A Ven.  (from standing list)\n" in results
+    assert "civil disorder" not in results
+    board = Game.from_dict(judge.game(), lambda i: {}).position.units
+    assert sorted(u.location for u in board.values() if u.power == "Italy") == \
+        ["gre", "nap", "rom", "smy", "tun", "ven"]
+    assert sorted(u.location for u in board.values() if u.power == "Germany") == ["boh", "kie", "mun"]

@@ -76,20 +76,21 @@ def retreats(game_map: Map, position: Position, orders: dict[str, list],
 def adjustments(game_map: Map, position: Position, orders: dict[str, list],
                 standing: dict[str, Standing], house: HouseRules, rules: RuleOptions,
                 home: dict[str, frozenset[str]], rng: random.Random) -> Resolution:
-    """An adjustment phase. A power that wrote no adjustment order uses its
-    priority lists (§3.2); removals still due follow the civil-disorder rule of
-    the rule profile (DATC 6.J) or the GM default (§3.4), as the game says. In
-    combined-order mode (§3.5) removals come first and may be voluntary."""
+    """An adjustment phase. The builds or removals a power did not write come
+    from its priority lists (§3.2): written orders first, then the list for the
+    rest, as the reply to the orders promised; removals still due follow the
+    civil-disorder rule of the rule profile (DATC 6.J) or the GM default (§3.4),
+    as the game says. In combined-order mode (§3.5) removals come first and may
+    be voluntary."""
     made: dict[str, list[OrderEntry]] = {}
     counts = adjustment_counts(position, game_map.powers)
     for power in game_map.powers:
         lists = standing.get(power, Standing())
-        if orders.get(power):
-            continue
+        written = orders.get(power, [])
         if counts[power] > 0 and lists.builds:
-            picked = defaults.builds_from_list(game_map, position, power, lists.builds)
+            picked = defaults.builds_from_list(game_map, position, power, lists.builds, written)
         elif counts[power] < 0 and lists.disbands:
-            picked = defaults.removals_from_list(game_map, position, power, lists.disbands)
+            picked = defaults.removals_from_list(game_map, position, power, lists.disbands, written)
         else:
             continue
         if picked:
