@@ -111,3 +111,74 @@ def test_partial_adjustment_orders_take_the_rest_from_the_standing_list_as_the_r
     assert sorted(u.location for u in board.values() if u.power == "Italy") == \
         ["gre", "nap", "rom", "smy", "tun", "ven"]
     assert sorted(u.location for u in board.values() if u.power == "Germany") == ["boh", "kie", "mun"]
+
+
+# ---- point 1: ROLLBACK ------------------------------------------------------------------------
+HOLD = {"Austria": "A Vie H\nA Bud H\nF Tri H", "England": "F Lon H\nF Edi H\nA Lvp H",
+        "France": "F Bre H\nA Par H\nA Mar H", "Germany": "F Kie H\nA Ber H\nA Mun H",
+        "Italy": "F Nap H\nA Rom H\nA Ven H", "Russia": "F StP/sc H\nA Mos H\nA War H\nF Sev H",
+        "Turkey": "F Ank H\nA Con H\nA Smy H"}
+
+
+def ids(mails, subject: str) -> set[str]:
+    return {str(m["Message-ID"]) for m in mails if str(m["Subject"]) == subject}
+
+
+OVER_1901 = "Diplomacy game over g S1902M"
+
+
+def test_rollback_of_a_finished_game_waits_for_orders_again_and_mails_every_new_result(judge):
+    """The game ends after Fall 1901 (end_year=1901); the GM rolls it back to
+    F1901M. Nothing is adjudicated at once, though every order restored is
+    complete: a player may change his order (the game is not over), and the
+    phase is adjudicated at its new deadline — or as soon as every power has
+    sent its orders again — with results and a final report mailed anew (new
+    Message-IDs, so no mail is taken for one sent the first time)."""
+    judge.mail(GM, "SIGNON g gmsecret\nSET end_year=1901\n")
+    judge.mail(GM, "SIGNON g gmsecret\nPROCESS\n")                    # S1901M: everyone holds
+    for p in POWERS:
+        judge.mail(addr(p), signon(p) + HOLD[p] + "\n")
+    first = judge.after_mail()                                         # early processing
+    assert sent(first) == sorted(each(EVERYONE, "Diplomacy results g F1901M")
+                                 + each(EVERYONE, OVER_1901))
+    assert judge.game()["ending"]["result"]["kind"] == "most_centres_at_phase"
+
+    judge.now += timedelta(hours=1)
+    mails = judge.mail(GM, "SIGNON g gmsecret\nROLLBACK F1901M\n")
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy rollback g F1901M"))
+    notice = to(mails)[addr("France")][0]
+    assert "the orders written for this phase stand and may be changed" in notice
+    assert "The phase is adjudicated at the deadline, or earlier once every power has sent its orders " \
+           "again (to keep yours as they stand, send SET NOWAIT)." in notice
+    assert "The deadline for orders is Wed 08 Jan 2025 13:00 UTC." in notice
+    assert judge.after_mail() == []                                    # not processed on the orders restored
+    game = judge.game()
+    assert game["ending"]["result"] is None and game["position"]["phase"] == "F1901M"
+
+    judge.now += timedelta(seconds=10)
+    mails = judge.mail(addr("France"), signon("France") + "A Par - Bur\n")
+    assert sent(mails) == [(addr("France"), "Re: cmd")]
+    assert "A Par - Bur" in to(mails)[addr("France")][0] and "is over" not in to(mails)[addr("France")][0]
+    assert judge.after_mail() == []
+    mails = judge.mail(addr("Italy"), signon("Italy") + "SET NOWAIT\n")    # keeps its orders as they stand
+    assert sent(mails) == [(addr("Italy"), "Re: cmd")] and judge.after_mail() == []
+
+    judge.now = T0 + timedelta(days=2, hours=1)                        # the new deadline
+    again = judge.work(phase="F1901M")
+    assert sent(again) == sorted(each(EVERYONE, "Diplomacy results g F1901M")
+                                 + each(EVERYONE, OVER_1901))
+    assert not ids(again, "Diplomacy results g F1901M") & ids(first, "Diplomacy results g F1901M")
+    assert not ids(again, OVER_1901) & ids(first, OVER_1901)
+    assert "France: A Par - Bur." in to(again)[addr("England")][0]
+
+    # rolled back once more: every power sends its orders again, the last one ends the phase early
+    mails = judge.mail(GM, "SIGNON g gmsecret\nROLLBACK F1901M\n")
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy rollback g F1901M"))
+    for p in POWERS:
+        assert judge.after_mail() == []
+        judge.mail(addr(p), signon(p) + HOLD[p] + "\n")
+    third = judge.after_mail()
+    assert sent(third) == sorted(each(EVERYONE, "Diplomacy results g F1901M")
+                                 + each(EVERYONE, OVER_1901))
+    assert not ids(third, "Diplomacy results g F1901M") & (ids(first, "Diplomacy results g F1901M")
+                                                          | ids(again, "Diplomacy results g F1901M"))

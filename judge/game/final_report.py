@@ -20,7 +20,7 @@ from ..rules.phase import Phase
 from ..rules.victory import ALLIANCE, AT_PHASE, AT_TIME, CONCESSION, DRAW, SOLO
 from .errors import GameError
 from .game import Game
-from .notices import GM, OBSERVERS, PLAYERS, Notice
+from .notices import GM, OBSERVERS, PLAYERS, Notice, event_key
 from .scores import advisors, award_outcomes, final_scores, nmr_record, person_scores
 
 _LANGS = ("en", "zh-hans", "zh-hant")
@@ -226,7 +226,7 @@ def game_over_notice(game: Game) -> Notice:
     same for one game's end, so it mails nobody twice; after a later ruling
     (passive player, award) send a new notice with a key of your own."""
     return Notice("game_over", (PLAYERS, OBSERVERS, GM), final_data(game),
-                  f"{game.name}:{game.ending.result.phase}:game_over")
+                  event_key(game, game.ending.result.phase, "game_over"))
 
 
 def final_text(game: Game, lang: str = "en", tz: str | None = None) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from ..maps import load_map, load_names
@@ -204,6 +204,9 @@ class Game(EndOfGame):
                     line.input, order, WRITTEN, False, now), self.phase.kind, self._limits(power))
                 self.orders[power] = entries
                 receipts.append(Receipt(line.input, order, None, tuple(gone)))
+        if power in self.schedule.to_confirm and any(r.ok for r in receipts):
+            # orders sent again after a ROLLBACK: they may be processed early (issue 13 point 1)
+            self.schedule = replace(self.schedule, to_confirm=self.schedule.to_confirm - {power})
         return receipts
 
     def _limits(self, power: str) -> dict[str, int] | None:

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from ..rules.phase import Phase
 from . import turns
-from .deadlines import whole_minute
+from .deadlines import orders_needed, whole_minute
 from .errors import GameError
 from .final_report import game_over_notice
 from .nmr import eject_player, missed_by, replace_player
@@ -66,7 +66,11 @@ def rollback(game, phase: str, now: datetime) -> list[Notice]:
     adjudicated phase): its position, the orders the players had written for
     it, the standing lists carried into it; later history is dropped, a
     finished game runs again, the NMR record forgets later phases. The phase
-    gets a fresh deadline if the game has a clock."""
+    gets a fresh deadline if the game has a clock; it is adjudicated at that
+    deadline, or earlier only once every power that must order has sent its
+    orders again or ``SET NOWAIT`` (``schedule.to_confirm``). The results,
+    reminders and final report of the phases played again are new mails
+    (``schedule.rollbacks``, :func:`judge.game.notices.event_key`)."""
     rec = game.record(phase)
     index = next(i for i in range(len(game.history) - 1, -1, -1) if game.history[i] is rec)
     kept = game.history[:index]
@@ -87,12 +91,17 @@ def rollback(game, phase: str, now: datetime) -> list[Notice]:
                 missed[p] = missed.get(p, ()) + (r.phase,)
             elif p in r.orders:
                 nmr.pop(p, None)
-    game.schedule = replace(game.schedule, nmr=nmr, missed=missed)
+    game.schedule = replace(game.schedule, nmr=nmr, missed=missed, rollbacks=game.schedule.rollbacks + 1)
     if game.schedule.deadline is not None or game.schedule.phase is not None:
         turns.open_phase(game, now)
+    # the orders restored stand, but the phase is not processed early on them: every
+    # power that must order sends its orders again (or SET NOWAIT) first (issue 13 point 1)
+    game.schedule = replace(game.schedule, to_confirm=frozenset(
+        p for p in game.map.powers if orders_needed(game, p)))
     return [Notice("rollback", turns.EVERYONE, {
         "game": game.name, "map": game.map_name, "phase": str(game.phase),
-        "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone},
+        "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone,
+        "early": game.settings.deadlines.early},
         f"{game.name}:{game.phase}:rollback:{now.isoformat()}")]
 
 

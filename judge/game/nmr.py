@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from ..rules.phase import Phase
 from .deadlines import check_keys, grace_end, is_complete, orders_needed, push_past_absences
 from .errors import GameError
-from .notices import GM, Notice
+from .notices import GM, Notice, event_key
 from .records import WRITTEN, PhaseRecord, Player
 from .sequence import adjustments_due
 
@@ -86,7 +86,7 @@ def late_notices(game, now: datetime) -> list[Notice]:
         return []
     sched = game.schedule
     until = grace_end(game.settings.deadlines, sched.deadline)
-    key = f"{game.name}:{sched.phase}:late"
+    key = event_key(game, sched.phase, "late")
     out = [Notice("late", (p,), {"game": game.name, "map": game.map_name, "power": p,
                                  "phase": sched.phase, "deadline": sched.deadline, "grace": until,
                                  "missing": missing_units(game, p),
@@ -146,7 +146,7 @@ def record_nmr(game, records: list[PhaseRecord]) -> list[Notice]:
                 abandoned.add(p)
                 notices.append(Notice("abandoned", (GM,), {
                     "game": game.name, "map": game.map_name, "power": p, "phase": rec.phase,
-                    "count": nmr[p], "missed": list(missed[p])}, f"{game.name}:{rec.phase}:abandoned:{p}"))
+                    "count": nmr[p], "missed": list(missed[p])}, event_key(game, rec.phase, "abandoned", p)))
     game.schedule = replace(sched, nmr=nmr, missed=missed, abandoned=frozenset(abandoned))
     return notices
 

@@ -45,6 +45,15 @@ class Notice:
     key: str
 
 
+def event_key(game, phase: str, *parts: str) -> str:
+    """The key of a notice about ``phase`` of ``game``: ``"g:S1901M:results"``;
+    after a ``ROLLBACK`` (``game.schedule.rollbacks``) ``"g:S1901M~2:results"``,
+    so that a phase played again mails its results, reminders and final report
+    anew instead of being taken for the mails sent the first time."""
+    n = game.schedule.rollbacks
+    return ":".join((game.name, f"{phase}~{n}" if n else phase, *parts))
+
+
 CLOCK = ("started", "deadline", "extended", "resumed")
 """Notice kinds that tell a game's deadline (:func:`merged`)."""
 

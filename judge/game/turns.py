@@ -38,7 +38,7 @@ from .deadlines import (
 from .errors import GameError
 from .final_report import game_over_notice
 from .nmr import late_notices, missing_powers, missing_units, playing, record_nmr
-from .notices import GM, OBSERVERS, PLAYERS, Notice
+from .notices import GM, OBSERVERS, PLAYERS, Notice, event_key
 from .records import PhaseRecord
 from .results import results_data
 
@@ -73,7 +73,7 @@ def open_phase(game, now: datetime, deadline: datetime | None = None) -> None:
         deadline = next_deadline(s, game.phase.kind, now)
         deadline = push_past_absences(deadline, game.schedule.all_absences())
     game.schedule = replace(game.schedule, phase=str(game.phase), opened=now, deadline=deadline,
-                            late=False, reminded=(), wait=frozenset())
+                            late=False, reminded=(), wait=frozenset(), to_confirm=frozenset())
 
 
 def start(game, now: datetime, deadline: datetime | None = None) -> list[Notice]:
@@ -103,8 +103,8 @@ def ready(game) -> bool:
     if not game.settings.deadlines.early:
         return False
     needed = [p for p in game.map.powers if playing(game, p) and orders_needed(game, p)]
-    return bool(needed) and not (set(needed) & game.schedule.wait) \
-        and all(is_complete(game, p) for p in needed)
+    held = game.schedule.wait | game.schedule.to_confirm
+    return bool(needed) and not (set(needed) & held) and all(is_complete(game, p) for p in needed)
 
 
 def due_at(game) -> datetime | None:
@@ -195,7 +195,7 @@ def process(game, now: datetime) -> Step:
     elif game.schedule.deadline is not None:
         open_phase(game, now)
     notices.insert(0, Notice("results", EVERYONE, results_data(game, records),
-                             f"{game.name}:{records[0].phase}:results"))
+                             event_key(game, records[0].phase, "results")))
     if game.finished:
         notices.append(game_over_notice(game))
     return Step(list(records), notices)
@@ -224,16 +224,18 @@ def _reminders(game, hours: float) -> list[Notice]:
         out.append(Notice("reminder", (p,), {
             "game": game.name, "map": game.map_name, "power": p, "phase": s.phase,
             "deadline": s.deadline, "timezone": game.settings.deadlines.timezone, "hours": hours,
-            "missing": missing_units(game, p)}, f"{game.name}:{s.phase}:reminder:{hours:g}"))
+            "missing": missing_units(game, p)}, event_key(game, s.phase, "reminder", f"{hours:g}", s.deadline.isoformat())))
     return out
 
 
 # ---- WAIT, pause ---------------------------------------------------------------------
 def set_wait(game, power: str, wait: bool) -> None:
-    """``SET WAIT`` / ``SET NOWAIT`` for ``power`` in the current phase."""
+    """``SET WAIT`` / ``SET NOWAIT`` for ``power`` in the current phase. NOWAIT
+    also confirms orders a ``ROLLBACK`` restored (they may be processed early)."""
     power = game.power(power)
-    w = game.schedule.wait
-    game.schedule = replace(game.schedule, wait=(w | {power}) if wait else (w - {power}))
+    s = game.schedule
+    game.schedule = replace(s, wait=(s.wait | {power}) if wait else (s.wait - {power}),
+                            to_confirm=s.to_confirm if wait else s.to_confirm - {power})
 
 
 def pause(game, now: datetime, hours: float | None = None) -> Notice:
