@@ -182,3 +182,24 @@ def test_rollback_of_a_finished_game_waits_for_orders_again_and_mails_every_new_
                                  + each(EVERYONE, OVER_1901))
     assert not ids(third, "Diplomacy results g F1901M") & (ids(first, "Diplomacy results g F1901M")
                                                           | ids(again, "Diplomacy results g F1901M"))
+
+
+# ---- point 3: several rulings in one mail ---------------------------------------------------
+def test_several_rulings_in_one_mail_give_one_final_report_with_all_of_them(judge):
+    """After the end, ``PASSIVE Turkey 5`` and ``AWARD DIPLOMACY England`` in one
+    mail: everyone gets ONE corrected final report holding both rulings, and
+    the GM's reply says so truly for each line."""
+    mails = judge.mail(GM, "SIGNON g gmsecret\nEND\n")
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy game over g S1901M"))
+    judge.now += timedelta(hours=1)
+    mails = judge.mail(GM, "SIGNON g gmsecret\nPASSIVE Turkey 5\nAWARD DIPLOMACY England\n")
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy game over g S1901M"))
+    report = to(mails)[addr("Russia")][0]
+    assert "Turkey: forfeits all points, coins and awards and is fined 5 points" in report
+    assert "Best diplomacy: England (named by the GM)" in report
+    assert "England: 3 SCs, 3 points, 3200k coins" in report
+    reply = to(mails)[GM][0]
+    assert "Turkey's player is ruled passive" in reply and \
+        "The final report goes to everyone once, after the last ruling of this mail; it includes this one." in reply
+    assert "the best diplomacy award goes to England" in reply and \
+        "Everyone is sent the final report again, with every ruling of this mail." in reply

@@ -63,9 +63,11 @@ def merged(notices: list[Notice]) -> list[Notice]:
     readers should get them: per game, the clock notices (:data:`CLOCK`) become
     one, in the place of the last, telling its (the final) deadline and phase
     (a ``started`` notice stays one, with that deadline); the ``settings``
-    notices become one listing every change in order. Other notices are kept
-    as they are, in order. Without this, notices of the same kind and game
-    made at the same moment would share a key and all but the first be lost."""
+    notices become one listing every change in order; the final reports
+    (``game_over``) become the last one, which holds every ruling and vote of
+    the batch (issue 13 point 3). Other notices are kept as they are, in
+    order. Without this, notices of the same kind and game made at the same
+    moment would share a key and all but the first be lost."""
     last: dict[tuple[str, str], int] = {}
     for i, n in enumerate(notices):
         group = _group(n)
@@ -94,7 +96,7 @@ def merged(notices: list[Notice]) -> list[Notice]:
 def _group(notice: Notice) -> str | None:
     if notice.kind in CLOCK:
         return "clock"
-    return "settings" if notice.kind == "settings" else None
+    return notice.kind if notice.kind in ("settings", "game_over") else None
 
 
 def notice_to_dict(notice: Notice) -> dict:

@@ -430,7 +430,8 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         for name in sorted(s.dirty):
             save_game(s.db, s.games[name])
             self._games[name] = (s.db.get("games", name), s.games[name])
-        return self._replies(s) + self.notice_replies(s)
+        notices = self.notice_replies(s)      # first: it tells the results which final report goes out
+        return self._replies(s) + notices
 
     def _guarded(self, s: _Session, run, cmd: Command | None = None) -> None:
         """``run(s)`` or ``run(s, cmd)``; a GameError it raises (an order or a

@@ -23,11 +23,13 @@ command makes the judge tell others (results, new deadline, press) is a
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import datetime, timedelta
 
 from ..game import GameError, master, nmr, turns
 from ..game.deadlines import local_to_utc, zone_of
+from ..game.final_report import final_data
 from ..game.notices import merged
 from ..game.press import read_press, route
 from ..game.setting_text import hours_of
@@ -112,13 +114,28 @@ class GameCommands:
 
     def notice_replies(self, s) -> list:
         """The mails for the notices this mail's commands made (at the end of
-        the mail, so recipients are those of the games as they are then)."""
+        the mail, so recipients are those of the games as they are then). A
+        game's final report is one mail made from the game as the mail left it,
+        with every ruling and vote of the mail (issue 13 point 3); the results
+        of those rulings and votes say so (``report``: ``"sent"`` on the last
+        of them, ``"with_last"`` on the others)."""
         from .notices import notice_replies     # it needs commands.Reply: import when used
-        out = []
+        out, reported = [], set()
         for n in merged(s.notices):
             game = s.games.get(n.data.get("game"))
-            if game is not None:
-                out += notice_replies(n, game, s.db, self.cfg.judge)
+            if game is None:
+                continue
+            if n.kind == "game_over":
+                if not game.finished:           # rolled back later in the same mail: no game over
+                    continue
+                n = dataclasses.replace(n, data=final_data(game))
+                reported.add(game.name)
+            out += notice_replies(n, game, s.db, self.cfg.judge)
+        for name in reported:
+            told = [r for r in s.results if r.get("game") == name and r.get("kind") in ("ruling", "vote")
+                    and r.get("over")]
+            for r in told:
+                r["report"] = "sent" if r is told[-1] else "with_last"
         return out
 
     # ---- press -----------------------------------------------------------------------
