@@ -59,14 +59,14 @@ def test_english(ended):
     assert "Best diplomacy: to be named by the GM" in lines
     assert ("Italy: forfeits all points, coins and awards and is fined 3 points "
             "(no orders in: F1905M).") in lines
-    assert lines[-1] == "Advisors score nothing."
+    assert lines[-1] == "Advisors score nothing: France 1."
 
 
 def test_simplified_and_traditional_chinese(ended):
     hans = final_text(ended, "zh-hans")
     assert "英国和法国联盟以20个资源点共同获胜。" in hans
     assert "法国：10个资源点，16分，3200k币（资源点 10、联盟获胜 +6、元首奖励 +2000k、最佳战略奖 +1200k）" in hans
-    assert "最佳外交奖：待GM决定" in hans and "幕僚不计分。" in hans
+    assert "最佳外交奖：待GM决定" in hans and "幕僚不计分：法国1名。" in hans
     assert "意大利：罗马陆军" in hans
     hant = final_text(ended, "zh-hant")
     assert "英國和法國聯盟以20個資源點共同獲勝。" in hant

@@ -203,3 +203,40 @@ def test_several_rulings_in_one_mail_give_one_final_report_with_all_of_them(judg
         "The final report goes to everyone once, after the last ruling of this mail; it includes this one." in reply
     assert "the best diplomacy award goes to England" in reply and \
         "Everyone is sent the final report again, with every ruling of this mail." in reply
+
+
+# ---- point 4: SET ADDRESS and advisors ------------------------------------------------------
+NEW, ADV, QUIET = "new-france@example.org", "adv@example.org", "quiet@example.org"
+
+
+def test_set_address_moves_the_mail_and_the_leader_chooses_advisors_who_score_nothing(judge):
+    mails = judge.mail(addr("France"), signon("France") + f"SET ADDRESS {NEW}\n")
+    assert sent(mails) == sorted([(NEW, "Re: cmd"), (addr("France"), "Re: cmd")])
+    assert f"now goes to {NEW} (it was {addr('France')}, which gets no more mail for this game)" \
+        in to(mails)[addr("France")][0]
+    mails = judge.mail(NEW, signon("France") + f"ADVISOR ADD {ADV}\n幕僚 添加 {QUIET} 不收信\n")
+    assert sent(mails) == [(ADV, "Diplomacy advisor g"), (NEW, "Re: cmd"), (QUIET, "Diplomacy advisor g")]
+    assert "has made you an advisor of the power.\nYou receive the power's mail" in to(mails)[ADV][0]
+    assert "You do not receive the power's mail" in to(mails)[QUIET][0]
+    reply = to(mails)[NEW][0]
+    assert f"  {ADV}\n" in reply and f"  {QUIET}   (gets no mail of the power)" in reply
+
+    mails = judge.mail(ADV, "SIGNON g\nADVISOR ADD friend@example.org\nA Par - Bur\n")   # by his address
+    assert sent(mails) == [(ADV, "Re: cmd"), (NEW, "Re: cmd")]       # the leader is copied, as ever
+    assert "Error: only the leader of France may do that" in to(mails)[ADV][0]
+    assert "A Par - Bur" in to(mails)[ADV][0]                          # advisors help with the orders
+    mails = judge.mail(GM, "SIGNON g gmsecret\nPROCESS\n")
+    results = [a for a, s in sent(mails) if s == "Diplomacy results g S1901M"]
+    assert sorted(results) == sorted([a for a in EVERYONE if a != addr("France")] + [NEW, ADV])
+
+    mails = judge.mail(NEW, signon("France") + f"幕僚 删除 {ADV}\n")
+    assert sent(mails) == [(ADV, "Diplomacy advisor g"), (NEW, "Re: cmd")]
+    assert "has removed you from the power's advisors" in to(mails)[ADV][0]
+    mails = judge.mail(GM, "SIGNON g gmsecret\nEND\n")
+    over = [a for a, s in sent(mails) if s.startswith("Diplomacy game over")]
+    assert sorted(over) == sorted([a for a in EVERYONE if a != addr("France")] + [NEW])
+    report = to(mails)[NEW][0]
+    assert "\nAdvisors score nothing: France 1.\n" in report
+    from judge.game.scores import person_scores
+    people = person_scores(Game.from_dict(judge.game(), lambda i: {}))
+    assert addr("France") not in people and people[QUIET].points == 0 and people[NEW].coins == 2000

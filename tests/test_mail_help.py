@@ -20,7 +20,8 @@ PRESS_EN = ("PRESS", "BROADCAST", "ENDPRESS", "GREY")
 PRESS_ZH = (press._PRESS, press._BROADCAST, press._TO, press._GREY, press._END)
 # capitals in the English HELP that are not command words: what the commands take
 ARGUMENTS = {"GAME", "PASSWORD", "POWER", "POWERS", "PHASE", "DATE", "TIME", "NEW", "ADDRESS", "FINE",
-             "FROM", "TO", "GM", "BEST", "STRATEGY", "DIPLOMACY", "NONE", "SIGN", "ON", "OFF", "SVG"}
+             "FROM", "TO", "GM", "BEST", "STRATEGY", "DIPLOMACY", "NONE", "SIGN", "ON", "OFF", "SVG",
+             "ADD", "REMOVE", "NOMAIL"}
 
 
 def help_text(lang: str) -> str:

@@ -74,7 +74,8 @@ _TEXT = {
                      "{power}：扣除所有分数、奖励和奖项，另罚{fine}分（未交指令：{phases}）。",
                      "{power}：扣除所有分數、獎勵和獎項，另罰{fine}分（未交指令：{phases}）。"),
     "none": ("none", "无", "無"),
-    "advisors": ("Advisors score nothing.", "幕僚不计分。", "幕僚不計分。"),
+    "advisors": ("Advisors score nothing: {powers}.", "幕僚不计分：{powers}。", "幕僚不計分：{powers}。"),
+    "advisor_count": ("{power} {n}", "{power}{n}名", "{power}{n}名"),
     # scoring systems
     "house": ("house rules, Appendix 2", "附二：奖励与分数", "附二：獎勵與分數"),
     "dss": ("draw-size scoring", "按和局人数计分", "按和局人數計分"),
@@ -274,7 +275,9 @@ def render_final(data: dict, lang: str = "en", tz: str | None = None) -> str:
             lines.append(w("passive_line", power=w.power(power), fine=ruling["fine"],
                            phases=w.sep().join(ruling["missed"]) or w("none")))
     if data["advisors"]:
-        lines += ["", w("advisors")]
+        counts = [w("advisor_count", power=w.power(p), n=len(data["advisors"][p]))
+                  for p in data["powers"] if data["advisors"].get(p)]
+        lines += ["", w("advisors", powers=w.sep().join(counts))]
     return "\n".join(lines) + "\n"
 
 

@@ -23,23 +23,44 @@ SOURCES = (WRITTEN, LIST, DEFAULT)
 
 @dataclass(frozen=True)
 class Player:
-    """Who plays one power. ``addresses``: mail addresses (the first is the
-    address of record); ``password_hash``: a hash, never the password (None: none
-    set); ``language``: ``"en"``, ``"zh-hans"`` or ``"zh-hant"``. A vacant power
-    has no addresses."""
+    """Who plays one power. ``addresses``: mail addresses, the first the
+    leader's (元首, the address of record), the others advisors' (幕僚, added
+    by the leader with ``ADVISOR ADD``; Appendix 2: they help the leader and
+    score nothing); ``no_mail``: the advisors who do not get the power's mail
+    (the leader's choice); ``password_hash``: a hash, never the password (None:
+    none set); ``language``: ``"en"``, ``"zh-hans"`` or ``"zh-hant"``. A vacant
+    power has no addresses."""
 
     addresses: tuple[str, ...] = ()
     password_hash: str | None = None
     language: str = "en"
+    no_mail: tuple[str, ...] = ()
+
+    @property
+    def leader(self) -> str | None:
+        return self.addresses[0] if self.addresses else None
+
+    @property
+    def advisors(self) -> tuple[str, ...]:
+        return self.addresses[1:]
+
+    @property
+    def mailed(self) -> tuple[str, ...]:
+        """The addresses that get the power's mail: the leader's and those of
+        the advisors who get it."""
+        return tuple(a for a in self.addresses if a not in self.no_mail)
 
     def to_dict(self) -> dict:
-        return {"addresses": list(self.addresses), "password_hash": self.password_hash,
-                "language": self.language}
+        out = {"addresses": list(self.addresses), "password_hash": self.password_hash,
+               "language": self.language}
+        if self.no_mail:
+            out["no_mail"] = list(self.no_mail)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict) -> "Player":
         return cls(tuple(data.get("addresses", ())), data.get("password_hash"),
-                   data.get("language", "en"))
+                   data.get("language", "en"), tuple(data.get("no_mail", ())))
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,7 @@ class CommandHandler(Protocol):
 # ---- reading command lines ---------------------------------------------------------
 _EN = {"HELP": "help", "CREATE": "create", "JOIN": "join", "SIGNON": "signon", "LIST": "list",
        "RESIGN": "resign", "SIGNOFF": "signoff", "OBSERVE": "observe",
+       "ADVISOR": "advisor",
        # the GM (judge.mail.game_commands)
        "EXTEND": "extend", "PAUSE": "pause", "RESUME": "resume", "PROCESS": "process",
        "ROLLBACK": "rollback", "EJECT": "eject", "REPLACE": "replace", "BECOME": "become",
@@ -143,6 +144,7 @@ _ZH = {
     "resign": ("辞职", "辭職", "退出游戏", "退出遊戲"),
     "signoff": ("结束", "結束", "签退", "簽退"),
     "observe": ("旁观", "旁觀", "观战", "觀戰"),
+    "advisor": ("幕僚",),
     "set_wait": ("等待",),
     "set_nowait": ("不等待",),
     "set_deadline": ("设置截止", "設定截止", "設置截止"),
@@ -370,6 +372,7 @@ class _Session:
     notices: list = field(default_factory=list)   # game notices to mail (results, press, ...)
     attachments: list = field(default_factory=list)   # (file name, MIME type, text) for the reply
     copy_to: str | None = None        # the address of record of the power (or GM) signed on, if not the sender's
+    with_password: bool = False       # signed on with the password (not by an address on record)
     tagged: int = 0                   # results up to here carry their copies
     orders: list[str] = field(default_factory=list)
     language: str | None = None       # set by SET LANGUAGE in this mail
@@ -553,8 +556,16 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         """Sign on to ``game`` as ``power`` (None: as its GM). What the mail does
         from here on is copied to the address of record if it is not the sender's."""
         s.game, s.power, s.last_game, s.gm = game, power, game.name, power is None
+        s.with_password = False
         record = self._record_address(s, game, power)
         s.copy_to = record if record and record != s.mail.sender else None
+
+    def _leader_here(self, s: _Session) -> bool:
+        """Whether the mail speaks for the leader of the power signed on: sent
+        from the leader's address, or signed on with the power's password (an
+        advisor signed on by his address on record is not the leader)."""
+        pl = s.game.players[s.power]
+        return s.with_password or s.mail.sender == pl.leader or s.mail.sender not in pl.addresses
 
     @staticmethod
     def _free_powers(game: Game) -> list[str]:
@@ -724,6 +735,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             return self._error(s, cmd.line, "password_needed" if password is None else "bad_password",
                                game=game.name)
         self._enter(s, game, chosen)
+        s.with_password = password is not None
         s.results.append({"kind": "signon", "line": cmd.line, "game": game.name, "map": game.map_name,
                           "power": chosen})
 
@@ -771,7 +783,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             save_gm(s.db, game.name, dict(self._gm(s, game.name), password_hash=hash_password(cmd.args[0])))
         else:
             pl = game.players[s.power]
-            game.players[s.power] = Player(pl.addresses, hash_password(cmd.args[0]), pl.language)
+            game.players[s.power] = dataclasses.replace(pl, password_hash=hash_password(cmd.args[0]))
             self._changed(s, game)
         s.results.append({"kind": "password_set", "line": cmd.line, "game": game.name})
 
@@ -790,10 +802,14 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             old = gm.get("address", "")
             save_gm(s.db, game.name, dict(gm, address=new))
         else:
+            if not self._leader_here(s):
+                return self._error(s, cmd.line, "leader_only", power=s.power, map=game.map_name)
             pl = game.players[s.power]
-            old = pl.addresses[0] if pl.addresses else ""
-            game.players[s.power] = Player((new,) + tuple(a for a in pl.addresses if a != new),
-                                           pl.password_hash, pl.language)
+            old = pl.leader or ""
+            # the mail moves: the old address gets no more mail and is no advisor (issue 13 point 4)
+            game.players[s.power] = dataclasses.replace(
+                pl, addresses=(new,) + tuple(a for a in pl.advisors if a != new),
+                no_mail=tuple(a for a in pl.no_mail if a != new))
             self._changed(s, game)
         s.results.append({"kind": "address_set", "line": cmd.line, "game": game.name,
                           "address": new, "old": old, "copies": (new,)})
@@ -815,7 +831,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                 game = self._find_game(s, name)
                 for p, pl in game.players.items() if game else ():
                     if sender in pl.addresses and pl.language != lang:
-                        game.players[p] = Player(pl.addresses, pl.password_hash, lang)
+                        game.players[p] = dataclasses.replace(pl, language=lang)
                         self._changed(s, game)
         s.results.append({"kind": "language_set", "line": cmd.line, "language": lang})
 

@@ -7,6 +7,9 @@ Players (after ``SIGNON``)::
     PRESS TO <powers> [GREY] ... ENDPRESS     BROADCAST [GREY] ... ENDPRESS
     SET WAIT | SET NOWAIT                     (等待 / 不等待)
     SET ABSENCE FROM <date> TO <date>         dates in the game's time zone
+    ADVISOR ADD <address> [NOMAIL]            (幕僚 添加 … [不收信]) the leader adds an advisor
+    ADVISOR REMOVE <address>                  (幕僚 删除 …) who gets the power's mail (unless
+                                              NOMAIL) and scores nothing (Appendix 2)
     OBSERVE <game>                            (旁观 旁觀): receive results and broadcasts
 
 The GM (``SIGNON game gm-password``)::
@@ -30,12 +33,17 @@ from datetime import datetime, timedelta
 from ..game import GameError, master, nmr, turns
 from ..game.deadlines import local_to_utc, zone_of
 from ..game.final_report import final_data
-from ..game.notices import merged
+from ..game.notices import Notice, mailto, merged
 from ..game.press import read_press, route
 from ..game.setting_text import hours_of
 from ..maps import load_names
 from ..notation.names import name_index
 from .passwords import hash_password
+
+ADVISOR_ADD = ("ADD", "添加", "增加", "加入", "加")
+ADVISOR_REMOVE = ("REMOVE", "DELETE", "DEL", "删除", "刪除", "移除", "去掉", "除去")
+ADVISOR_NO_MAIL = ("NOMAIL", "NO-MAIL", "不收信", "不抄送")
+USAGE_ADVISOR = "ADVISOR ADD NAME@ADDRESS [NOMAIL] | ADVISOR REMOVE NAME@ADDRESS"
 
 _DATE = re.compile(r"^(\d{4}-\d\d-\d\d)(?:[T ](\d\d?:\d\d))?$")
 
@@ -204,6 +212,62 @@ class GameCommands:
         s.results.append({"kind": "absence", "line": cmd.line, "game": game.name, "map": game.map_name,
                           "power": s.power, "start": start, "end": end, "timezone": tz,
                           "deadline": game.schedule.deadline})
+
+    def _advisor(self, s, cmd) -> None:
+        """``ADVISOR ADD address [NOMAIL]`` / ``ADVISOR REMOVE address`` /
+        ``ADVISOR`` (幕僚 添加|删除 ...): the leader's advisors (Appendix 2:
+        they help the leader, get the power's mail if the leader wants, and
+        score nothing). Only the leader may change them; each advisor added or
+        removed is told."""
+        game = self._player(s, cmd)
+        if game is None:
+            return
+        words = list(cmd.args)
+        if words and not any(words[0].upper() == w or words[0] == w for w in (*ADVISOR_ADD, *ADVISOR_REMOVE)):
+            for w in (*ADVISOR_ADD, *ADVISOR_REMOVE):      # 幕僚添加x@y: the word and the address run together
+                if words[0].startswith(w) and w[0] > "~":
+                    words[:1] = [w, words[0][len(w):]]
+                    break
+        pl, power = game.players[s.power], s.power
+        action = "list"
+        if words:
+            verb = words[0].upper()
+            action = "add" if verb in ADVISOR_ADD or words[0] in ADVISOR_ADD else \
+                "remove" if verb in ADVISOR_REMOVE or words[0] in ADVISOR_REMOVE else None
+            rest = [w for w in words[1:] if w]
+            if action is None or not rest:
+                return self._error(s, cmd.line, "usage", usage=USAGE_ADVISOR)
+            if not self._leader_here(s):
+                return self._error(s, cmd.line, "leader_only", power=power, map=game.map_name)
+            address = rest[0].strip("<>").lower()
+            local, at, domain = address.partition("@")
+            if not (local and at and "." in domain):
+                return self._error(s, cmd.line, "bad_address", text=rest[0])
+            mail = not any(w.upper() in ADVISOR_NO_MAIL or w in ADVISOR_NO_MAIL for w in rest[1:])
+            if action == "add":
+                if address == pl.leader:
+                    return self._error(s, cmd.line, "advisor_is_leader", power=power, map=game.map_name)
+                other = next((p for p, x in game.players.items() if p != power and address in x.addresses), None)
+                if other is not None:
+                    return self._error(s, cmd.line, "advisor_elsewhere", text=address, power=other,
+                                       map=game.map_name)
+                pl = dataclasses.replace(pl, addresses=pl.addresses + (() if address in pl.addresses else (address,)),
+                                         no_mail=tuple(a for a in pl.no_mail if a != address) + (() if mail else (address,)))
+            else:
+                if address not in pl.advisors:
+                    return self._error(s, cmd.line, "not_an_advisor", text=address, power=power, map=game.map_name)
+                pl = dataclasses.replace(pl, addresses=tuple(a for a in pl.addresses if a != address),
+                                         no_mail=tuple(a for a in pl.no_mail if a != address))
+            game.players[power] = pl
+            self._changed(s, game)
+            s.notices.append(Notice("advisor", mailto((address,)), {
+                "game": game.name, "map": game.map_name, "power": power, "added": action == "add",
+                "mail": mail, "leader": pl.leader, "language": pl.language},
+                f"{game.name}:advisor:{power}:{address}:{s.mail.key}"))
+        s.last_game = game.name
+        s.results.append({"kind": "advisor", "line": cmd.line, "game": game.name, "map": game.map_name,
+                          "power": power, "action": action,
+                          "advisors": [(a, a not in pl.no_mail) for a in pl.advisors]})
 
     def _observe(self, s, cmd) -> None:
         if not cmd.args:

@@ -2,8 +2,9 @@
 and in which language, and the :class:`~judge.mail.commands.Reply` requests
 the worker renders and composes (templates ``templates/<lang>/notices/``).
 
-Recipients: a power's player gets the mail at every address of record (an
-advisor's address too), in the player's language; the GM at the address in
+Recipients: a power's player gets the mail at its leader's address and at
+the addresses of the advisors who get its mail (:attr:`Player.mailed`), in
+the player's language; the GM at the address in
 table ``gm``, in the language kept there; observers at theirs
 (``Game.observers``); ``mailto:`` names a former player. One mail per address and notice, whatever the roles that
 reach it (a player of two powers gets one results mail). No mail shows
@@ -53,12 +54,12 @@ def recipients(notice: Notice, game, gm: dict, accounts: dict, default_lang: str
                 add(address, lang, OBSERVERS)
         elif role == PLAYERS:
             for power in game.map.powers:
-                for address in game.players[power].addresses:
+                for address in game.players[power].mailed:
                     add(address, game.players[power].language, power)
         elif role.startswith(MAILTO):
             add(role[len(MAILTO):], notice.data.get("language", default_lang), role)
         else:
-            for address in game.players[role].addresses:
+            for address in game.players[role].mailed:
                 add(address, game.players[role].language, role)
     return [(a, lang, role) for a, lang, role in out.values()]
 
