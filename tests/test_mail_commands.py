@@ -160,8 +160,9 @@ def test_set_password_address_language_resign(judge):
     assert verify_password("fresh1", judge.game("g1")["players"]["France"]["password_hash"])
     reply, copy = judge.mails("fr@x.org", "SIGNON g1\nSET ADDRESS fr@new.example")
     assert copy["To"] == "fr@new.example" and "fr@new.example" in copy.get_content()
-    assert judge.game("g1")["players"]["France"]["addresses"] == ["fr@new.example", "fr@x.org"]
-    reply, copy = judge.mails("fr@x.org", "SIGNON g1\nSET ADDRESS nothing")   # fr@new.example is the record now
+    assert judge.game("g1")["players"]["France"]["addresses"] == ["fr@new.example"]   # the mail moved
+    assert "password" in judge.text("fr@x.org", "SIGNON g1")          # the old address is not on record
+    reply, copy = judge.mails("fr@x.org", "SIGNON g1 fresh1\nSET ADDRESS nothing")   # fr@new.example is the record now
     assert '"nothing" is not a mail address' in reply.get_content() and copy["To"] == "fr@new.example"
     assert "sign on first" in judge.text("zz@x.org", "SET ADDRESS a@b.example")
     text = judge.text("fr@x.org", "SET LANGUAGE zh-hant\nLIST g1")
