@@ -423,6 +423,11 @@ def test_a_vote_for_the_awards():
         game.vote_award("France", "diplomacy", "England", by="advisor@example.org")
     game.vote_award("France", "最佳外交奖", "England", by="france@example.org")
     game.vote_award("England", "diplomacy", "Italy")
+    assert final_scores(game)["France"].coins == 2000            # nothing is given while the vote is open
+    with pytest.raises(GameError, match="once the vote has closed"):
+        game.gm_award("diplomacy", "Italy")
+    assert not game.close_award_vote(T0 + timedelta(hours=72))   # 72 h after the end (T0 + 1 h)
+    assert game.close_award_vote(T0 + timedelta(hours=73))
     scores = final_scores(game)
     assert scores["France"].coins == 2000 + 1200 and scores["England"].coins == 2000
     assert [i.code for i in scores["France"].items][-1] == "best_strategy"
@@ -431,7 +436,7 @@ def test_a_vote_for_the_awards():
         game.gm_award("diplomacy", "France")
     game.gm_award("diplomacy", "Italy")
     assert final_scores(game)["Italy"].coins == 2000 + 1200
-    with pytest.raises(GameError, match="already ruled on the best diplomacy award"):
+    with pytest.raises(GameError, match="the award vote of game g has closed"):
         game.vote_award("Austria", "diplomacy", "England")
     with pytest.raises(GameError, match="no tie for the GM to break"):
         game.gm_award("strategy", "England")
@@ -454,6 +459,7 @@ def test_awards_named_by_the_gm_and_other_tie_rules():
         game.vote_award("France", "diplomacy", "England")
         game.vote_award("England", "diplomacy", "Germany")
         game.gm_end(T0)
+        assert game.close_award_vote(T0 + timedelta(hours=72))
         assert {p for p, s in final_scores(game).items() if s.coins == 3200} == winners
 
 

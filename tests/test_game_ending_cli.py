@@ -82,6 +82,10 @@ def test_alliances_votes_and_a_concession_end_the_game(capsys, data):
     assert rc == 0 and "Austria voted for Russia" in out
     rc, _, err = judge(capsys, "game", "vote", "g", "Russia", "diplomacy", "Russia", "--data", data)
     assert rc == 2 and "may not vote for itself" in err
+    rc, _, err = judge(capsys, "game", "award", "g", "diplomacy", "Turkey", "--data", data)
+    assert rc == 2 and "once the vote has closed" in err          # the leaders' vote is open
+    rc, out, _ = judge(capsys, "game", "award", "g", "close", "--data", data)
+    assert rc == 0 and "The award vote is closed" in out
     rc, out, _ = judge(capsys, "game", "award", "g", "diplomacy", "Turkey", "--data", data)
     assert rc == 0
     rc, out, _ = judge(capsys, "game", "passive", "g", "Italy", "4", "--data", data)

@@ -3,7 +3,7 @@ coins, awards and passive rulings, in English and simplified and traditional Chi
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -36,6 +36,7 @@ def ended() -> Game:
     game.process(T0)
     game.gm_rule_passive("Italy", 3)
     game.vote_award("England", "strategy", "France")
+    assert game.close_award_vote(T0 + timedelta(hours=72))      # the vote closes 72 h after the end
     return game
 
 
@@ -105,7 +106,7 @@ def test_the_game_over_notice_carries_language_neutral_data(ended):
     assert data["scores"]["England"]["points"] == 16 and data["scores"]["England"]["coins"] == 2000
     assert data["people"]["advisor@example.org"]["items"] == [{"code": "advisor", "points": 0, "coins": 0}]
     assert data["awards"]["best_strategy"] == {"winners": ["France"], "pending": False, "by_gm": False,
-                                               "votes": {"France": 1}, "tied": []}
+                                               "votes": {"France": 1}, "tied": [], "open_until": None}
     assert data["passive"] == {"Italy": {"fine": 3, "missed": ["F1905M"]}}
     assert data["units"]["England"] == [["F", "hol"], ["F", "stp/sc"]] and "bel" in data["centres"][""]
     assert render_final(data, "zh-hant") == final_text(ended, "zh-hant")

@@ -240,3 +240,69 @@ def test_set_address_moves_the_mail_and_the_leader_chooses_advisors_who_score_no
     from judge.game.scores import person_scores
     people = person_scores(Game.from_dict(judge.game(), lambda i: {}))
     assert addr("France") not in people and people[QUIET].points == 0 and people[NEW].coins == 2000
+
+
+# ---- point 5: the award vote window -----------------------------------------------------------
+def test_the_award_vote_closes_at_its_deadline_and_its_results_are_announced_once(judge):
+    """Leaders vote for the awards (``VOTE``, and ``投票`` in Chinese); until the
+    vote closes nobody is shown an award and no vote re-sends the report. At
+    the window's end (72 h after the end) everyone gets the report with the
+    awards, once; later votes are refused."""
+    judge.mail(GM, "SIGNON g gmsecret\nSET awards=vote\n")
+    judge.now += timedelta(hours=1)
+    mails = judge.mail(GM, "SIGNON g gmsecret\nEND\n")
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy game over g S1901M"))
+    report = to(mails)[addr("Italy")][0]
+    assert "Best strategy: the leaders vote until 2025-01-09 13:00 UTC (VOTE BEST STRATEGY|DIPLOMACY " \
+           "<power>); the result is announced then" in report
+    assert "1200k" not in report and "3200k" not in report
+    wakeup = judge.store.get("wakeups", "g")
+    assert wakeup["when"] == "2025-01-09T13:00:00+00:00"
+
+    mails = judge.mail(addr("England"), signon("England") + "VOTE BEST STRATEGY France\nVOTE BEST DIPLOMACY Italy\n")
+    assert sent(mails) == [(addr("England"), "Re: cmd")]              # two votes, no report to anyone
+    reply = to(mails)[addr("England")][0]
+    assert "England votes France for best strategy." in reply and "England votes Italy for best diplomacy." in reply
+    assert "The vote closes Thu 09 Jan 2025 13:00 UTC, or once every leader has voted for both awards; " \
+           "the awards are announced then, once." in reply
+    mails = judge.mail(addr("Germany"), signon("Germany") + "投票 最佳战略 法国\n投票 最佳外交奖英国\n")
+    assert sent(mails) == [(addr("Germany"), "Re: cmd")]
+    assert "Germany votes France for best strategy.\n" in to(mails)[addr("Germany")][0]
+    assert "Germany votes England for best diplomacy.\n" in to(mails)[addr("Germany")][0]
+    judge.mail(addr("Italy"), signon("Italy") + "VOTE STRATEGY Germany\n")
+    mails = judge.mail(GM, "SIGNON g gmsecret\nAWARD STRATEGY France\n")
+    assert sent(mails) == [(GM, "Re: cmd")] and "once the vote has closed" in to(mails)[GM][0]
+    assert judge.work(phase="S1901M") == []                            # not due yet
+
+    judge.now = T0 + timedelta(hours=73)                               # the window's end
+    mails = judge.work(phase="S1901M")
+    assert sent(mails) == each(sorted(EVERYONE), "Diplomacy game over g S1901M")
+    report = to(mails)[addr("Turkey")][0]
+    assert "Best strategy: France (votes: France 2, Germany 1)" in report
+    assert "Best diplomacy: to be named by the GM (votes: England 1, Italy 1; tied: England and Italy)" in report
+    assert "France: 3 SCs, 3 points, 3200k coins" in report
+    assert judge.work(phase="S1901M") == []                            # announced once
+    mails = judge.mail(addr("Russia"), signon("Russia") + "VOTE BEST STRATEGY Turkey\n")
+    assert sent(mails) == [(addr("Russia"), "Re: cmd")]
+    assert "the award vote of game g has closed" in to(mails)[addr("Russia")][0]
+    mails = judge.mail(GM, "SIGNON g gmsecret\nAWARD DIPLOMACY Italy\n")   # the GM breaks the tie
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy game over g S1901M"))
+    assert "Best diplomacy: Italy (votes: England 1, Italy 1; tied: England and Italy; named by the GM)" \
+        in to(mails)[addr("Austria")][0]
+
+
+def test_the_award_vote_closes_when_every_leader_has_voted(judge):
+    judge.mail(GM, "SIGNON g gmsecret\nSET awards=vote\n")
+    judge.mail(GM, "SIGNON g gmsecret\nEND\n")
+    for p in POWERS:
+        strategy, diplomacy = ("France" if p == "England" else "England"), ("Italy" if p == "France" else "France")
+        mails = judge.mail(addr(p), signon(p) + f"VOTE BEST STRATEGY {strategy}\nVOTE BEST DIPLOMACY {diplomacy}\n")
+        if p != POWERS[-1]:
+            assert sent(mails) == [(addr(p), "Re: cmd")]
+    assert sent(mails) == sorted([(addr("Turkey"), "Re: cmd")] + each(EVERYONE, "Diplomacy game over g S1901M"))
+    assert "Every leader has voted for both awards: the vote is closed and everyone is sent the final report " \
+           "with the awards." in to(mails)[addr("Turkey")][0]
+    [report] = to(mails)[GM]
+    assert "Best diplomacy: France (votes: France 6, Italy 1)" in report
+    assert "Best strategy: England (votes: England 6, France 1)" in report
+    assert judge.store.get("wakeups", "g") is None                     # nothing more is due

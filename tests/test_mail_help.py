@@ -21,7 +21,7 @@ PRESS_ZH = (press._PRESS, press._BROADCAST, press._TO, press._GREY, press._END)
 # capitals in the English HELP that are not command words: what the commands take
 ARGUMENTS = {"GAME", "PASSWORD", "POWER", "POWERS", "PHASE", "DATE", "TIME", "NEW", "ADDRESS", "FINE",
              "FROM", "TO", "GM", "BEST", "STRATEGY", "DIPLOMACY", "NONE", "SIGN", "ON", "OFF", "SVG",
-             "ADD", "REMOVE", "NOMAIL"}
+             "ADD", "REMOVE", "NOMAIL", "CLOSE"}
 
 
 def help_text(lang: str) -> str:

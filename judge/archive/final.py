@@ -18,7 +18,7 @@ from ..render import phase_title
 from ..rules.scoring import C_DIPLO, DSS, HOUSE, SUM_OF_SQUARES
 from ..rules.victory import ALLIANCE, AT_PHASE, AT_TIME, CONCESSION, DRAW, SOLO
 from .i18n import check_lang, gettext
-from .views import N_, join_list, names_of
+from .views import N_, TIME_FORMAT, join_list, names_of
 
 KINDS = {SOLO: N_("Solo victory"), ALLIANCE: N_("Alliance victory"),
          AT_PHASE: N_("Most supply centres after the last year"),
@@ -165,6 +165,8 @@ def _award(outcome: dict, powers, lang: str) -> str:
         notes.append(_("tied: %(powers)s") % {"powers": powers(outcome["tied"])})
     if outcome["by_gm"]:
         notes.append(_("named by the GM"))
+    if outcome.get("open_until"):            # nothing is shown before the vote closes (issue 13 point 5)
+        return _("the leaders vote until %(when)s") % {"when": outcome["open_until"].strftime(TIME_FORMAT)}
     head = powers(outcome["winners"]) if outcome["winners"] else _("to be named by the GM")
     if not notes:
         return head

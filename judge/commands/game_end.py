@@ -9,7 +9,7 @@ does it: see :mod:`judge.commands.game`).
 
 from __future__ import annotations
 
-from ..game import master
+from ..game import GameError, master, turns
 from .game import _fail, load_stored_game, power_arg, update_game
 from .work import game_action
 
@@ -38,9 +38,10 @@ def register_ending(gsub, common) -> None:
     pa = add("passive", None, "the GM rules POWER's player passive with a fine in points "
              "(none withdraws the ruling); shows the NMR record", "power")
     pa.add_argument("fine", help="points, or none")
-    aw = add("award", None, "the GM names the winner of an award (none withdraws)")
-    aw.add_argument("award", help="strategy or diplomacy")
-    aw.add_argument("power")
+    aw = add("award", None, "the GM names the winner of an award (none withdraws), or closes the "
+             "leaders' award vote now (award NAME close)")
+    aw.add_argument("award", help="strategy, diplomacy, or close")
+    aw.add_argument("power", nargs="?")
     e = add("end", None, "the GM ends the game as a draw")
     e.add_argument("--members", nargs="+", metavar="POWER", help="the powers in the draw (default: all survivors)")
     add("check", None, "check the victory conditions now (the end time, a deadline)")
@@ -104,7 +105,10 @@ def unconcede_action(game, now, args):
 def vote_action(game, now, args):
     power, candidate = power_arg(game, args.power), power_arg(game, args.candidate)
     game.vote_award(power, args.award, candidate)
-    return f"{power} voted for {candidate} ({args.award})."
+    notices = turns.close_award_vote(game, now) if game.finished else []
+    closed = " Every leader has voted: the award vote is closed and everyone is sent the final report." \
+        if notices else ""
+    return f"{power} voted for {candidate} ({args.award}).{closed}", notices
 
 
 @game_action("passive")
@@ -131,6 +135,11 @@ def _whole(text: str) -> int:
 
 @game_action("award")
 def award_action(game, now, args):
+    if args.award.lower() == "close":          # the GM closes the leaders' vote now
+        notices = turns.close_award_vote(game, now, by_gm=True)
+        return "The award vote is closed; everyone is sent the final report with the awards.", notices
+    if args.power is None:
+        raise GameError("name the power (or none)")
     power = None if args.power.lower() == "none" else power_arg(game, args.power)
     notices = master.name_award(game, args.award, power, now)
     return f"{args.award} award: {power or 'withdrawn'}.{_again(notices)}", notices

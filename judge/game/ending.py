@@ -40,7 +40,9 @@ from ..rules.victory import (
     withdraw_concession, withdraw_draw,
 )
 from .errors import GameError
-from .scores import award_name, award_outcomes, led_powers, leaders
+from .scores import (
+    award_name, award_outcomes, award_vote_closes, award_vote_open, award_votes_complete, led_powers, leaders,
+)
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,8 @@ class EndState:
     * ``tie``: the tie that kept the game going at the last check (tie rule
       ``"continue"``), else None.
     * ``result``: how the game ended (:class:`VictoryResult`); None while it runs.
+    * ``awards_closed``: the leaders' award vote has closed (its results are
+      announced once, then; issue 13 point 5).
     """
 
     allies: Mapping[str, str] = field(default_factory=dict)
@@ -68,6 +72,7 @@ class EndState:
     passive: Mapping[str, int] = field(default_factory=dict)
     tie: Tie | None = None
     result: VictoryResult | None = None
+    awards_closed: bool = False
 
     def to_dict(self) -> dict:
         tie = self.tie
@@ -79,6 +84,7 @@ class EndState:
             "tie": None if tie is None else {"kind": tie.kind, "sides": [list(s) for s in tie.sides],
                                              "reason": tie.reason},
             "result": None if self.result is None else self.result.to_dict(),
+            "awards_closed": self.awards_closed,
         }
 
     @classmethod
@@ -92,6 +98,7 @@ class EndState:
             dict(data.get("gm_awards", {})), dict(data.get("passive", {})),
             None if tie is None else Tie(tie["kind"], tuple(tuple(s) for s in tie["sides"]), tie["reason"]),
             None if result is None else VictoryResult.from_dict(result),
+            bool(data.get("awards_closed", False)),
         )
 
 
@@ -288,18 +295,19 @@ class EndOfGame:
     def vote_award(self, power: str, award: str, candidate: str, by: str | None = None) -> None:
         """``VOTE BEST STRATEGY|DIPLOMACY <candidate>`` by ``power``'s leader,
         replacing its earlier vote for that award; accepted while the game runs
-        and after it ends, until the GM has ruled on the award. ``award``:
-        ``"strategy"``/``"diplomacy"`` or an award code; ``by``: the sender's
-        address, when known (an advisor may not vote). Raises GameError when
-        the game is not house-scored or its awards are named by the GM, for a
-        self-vote, a power without a leader, or an award the GM ruled on."""
+        and after it ends, while the vote is open (:func:`~.scores.award_vote_open`;
+        :meth:`close_award_vote`). ``award``: ``"strategy"``/``"diplomacy"`` or
+        an award code; ``by``: the sender's address, when known (an advisor may
+        not vote). Raises GameError when the game is not house-scored or its
+        awards are named by the GM, for a self-vote, a power without a leader,
+        or once the vote has closed."""
         self._house_only("awards")
         award = award_name(award)
         power, candidate = self.power(power), self.power(candidate)
         if self.settings.scoring.awards != "vote":
             raise GameError(f"in game {self.name} the GM names the awards; leaders do not vote")
-        if award in self.ending.gm_awards:
-            raise GameError(f"the GM has already ruled on the {award.replace('_', ' ')} award")
+        if not award_vote_open(self) or award in self.ending.gm_awards:
+            raise GameError(f"the award vote of game {self.name} has closed")
         if by is not None and leaders(self).get(power) != by:
             raise GameError(f"only the leader of {power} votes for awards; advisors do not")
         votes = self.ending.award_votes
@@ -325,9 +333,23 @@ class EndOfGame:
             picks[award] = power
         self.ending = replace(self.ending, gm_awards=picks)
 
+    def close_award_vote(self, now: datetime, by_gm: bool = False) -> bool:
+        """Close the leaders' award vote of a finished game when it is due: at
+        ``award_window_hours`` after the end, once every leader has voted for
+        both awards, or when the GM closes it (``by_gm``). Returns True when
+        it closed now (its results are then to be announced, once). Idempotent;
+        with ``by_gm``, GameError when there is no open vote to close."""
+        closes = award_vote_closes(self)
+        if by_gm and closes is None:
+            raise GameError(f"game {self.name} has no open award vote to close")
+        if closes is None or (now < closes and not award_votes_complete(self) and not by_gm):
+            return False
+        self.ending = replace(self.ending, awards_closed=True)
+        return True
+
     def _check_tie_break(self, award: str, power: str) -> None:
-        if not self.finished:
-            raise GameError("the leaders vote for the awards; the GM breaks a tie once the game is over")
+        if not self.finished or award_vote_open(self):
+            raise GameError("the leaders vote for the awards; the GM breaks a tie once the vote has closed")
         outcome = award_outcomes(self)[award]
         if not outcome.tally.needs_gm and not outcome.by_gm:
             raise GameError(f"the leaders' vote gives the {award.replace('_', ' ')} award to "

@@ -65,6 +65,10 @@ _TEXT = {
                          "{power}：{n}個資源點，{points}分（{items}）"),
     "awards": ("Awards:", "奖项：", "獎項："),
     "pending": ("to be named by the GM", "待GM决定", "待GM決定"),
+    "vote_open": ("the leaders vote until {when} (VOTE BEST STRATEGY|DIPLOMACY <power>); "
+                  "the result is announced then",
+                  "元首投票至{when}（投票 最佳战略|最佳外交 国家），届时公布结果",
+                  "元首投票至{when}（投票 最佳戰略|最佳外交 國家），屆時公布結果"),
     "tied": ("tied: {powers}", "并列：{powers}", "並列：{powers}"),
     "votes": ("votes: {tally}", "票数：{tally}", "票數：{tally}"),
     "by_gm": ("named by the GM", "由GM决定", "由GM決定"),
@@ -184,8 +188,9 @@ def final_data(game: Game) -> dict:
     ``centres`` ``{power: [sc]}`` (``""`` for unowned), ``counts``, ``scoring``
     (the system), ``scores`` ``{power: Score.to_dict()}``, ``people``
     ``{address: Score.to_dict()}`` (leaders, and advisors who score nothing),
-    ``awards`` ``{award: {winners, votes, tied, by_gm, pending}}`` (house
-    scoring only), ``passive`` ``{power: {fine, missed}}``, ``advisors``
+    ``awards`` ``{award: {winners, votes, tied, by_gm, pending, open_until}}``
+    (house scoring only; ``open_until``: when the leaders' vote closes, while
+    it is open — no winner and no vote is shown before), ``passive`` ``{power: {fine, missed}}``, ``advisors``
     ``{power: [address]}``. Raises GameError while the game is running."""
     result = game.ending.result
     if result is None:
@@ -213,7 +218,7 @@ def final_data(game: Game) -> dict:
         "people": {a: s.to_dict() for a, s in person_scores(game).items()},
         "awards": {a: {"winners": list(o.winners), "pending": o.pending, "by_gm": o.by_gm,
                        "votes": dict(o.tally.votes) if o.tally else {},
-                       "tied": list(o.tally.tied) if o.tally else []}
+                       "tied": list(o.tally.tied) if o.tally else [], "open_until": o.open_until}
                    for a, o in award_outcomes(game).items()},
         "passive": {p: {"fine": fine, "missed": list(record[p])}
                     for p, fine in sorted(game.ending.passive.items(), key=lambda pf: gm.powers.index(pf[0]))},
@@ -268,6 +273,9 @@ def render_final(data: dict, lang: str = "en", tz: str | None = None) -> str:
     if data["awards"]:
         lines += ["", w("awards")]
         for award, outcome in data["awards"].items():
+            if outcome.get("open_until"):
+                lines.append(w.label(w("award:" + award)) + w("vote_open", when=_when(outcome["open_until"], tz)))
+                continue
             lines.append(w.label(w("award:" + award)) + _award_text(w, outcome))
     if data["passive"]:
         lines += ["", w("passive")]

@@ -23,6 +23,8 @@ and their values:
 ``scoring``                 ``house``, ``dss``, ``sum_of_squares``, ``c_diplo`` (§5)
 ``awards``                  ``gm`` (the GM names them) or ``vote`` (the leaders vote)
 ``award_tie``               ``gm_decides``, ``share``, ``most_centres``
+``award_window``            how long the leaders' award vote stays open after the end
+                            (``72h``; it closes earlier once every leader voted for both)
 ``timezone``                IANA zone of the deadlines (``Europe/Paris``; issue 4)
 ``movement``                length of movement phases (``48h``, ``2d``, ``90m``) or a clock
                             time (``20:00``; ``20:00/12h``: at least 12 h after the start)
@@ -228,6 +230,7 @@ KEYS = {
     "scoring": ("scoring", "system", _word),
     "awards": ("scoring", "awards", _word),
     "award_tie": ("scoring", "award_tie_rule", _word),
+    "award_window": ("scoring", "award_window_hours", length_of),
     "timezone": ("deadlines", "timezone", _zone),
     "grace": ("deadlines", "grace_hours", length_of),
     "reminders": ("deadlines", "reminders", _hours_list),

@@ -5,6 +5,8 @@ the game and the returned notices together.
 
 At each tick, in order:
 
+0. a finished game only closes its leaders' award vote when that is due
+   (:func:`close_award_vote`);
 1. a pause whose time is up ends (:func:`resume`);
 2. before the deadline: reminders to players whose orders are incomplete
    (``deadlines.reminders`` hours before); early processing when every power
@@ -40,6 +42,7 @@ from .final_report import game_over_notice
 from .nmr import late_notices, missing_powers, missing_units, playing, record_nmr
 from .notices import GM, OBSERVERS, PLAYERS, Notice, event_key
 from .records import PhaseRecord
+from .scores import award_vote_closes
 from .results import results_data
 
 EVERYONE = (PLAYERS, OBSERVERS, GM)
@@ -112,6 +115,8 @@ def due_at(game) -> datetime | None:
     the end of the grace period or of a pause), or None. Early processing is
     not timed: it is checked when orders arrive."""
     s = game.schedule
+    if game.finished:
+        return award_vote_closes(game)          # the leaders' award vote closes (issue 13 point 5)
     if not running(game):
         return None
     if s.paused:
@@ -141,6 +146,9 @@ def tick(game, now: datetime) -> Step:
     """Do what is due at ``now`` (see module doc). Nothing happens to a game
     without a running clock. Returns the :class:`Step`."""
     step = Step()
+    if game.finished:
+        step.notices += close_award_vote(game, now)
+        return step
     if not running(game):
         return step
     game.check_end(now)
@@ -199,6 +207,16 @@ def process(game, now: datetime) -> Step:
     if game.finished:
         notices.append(game_over_notice(game))
     return Step(list(records), notices)
+
+
+def close_award_vote(game, now: datetime, by_gm: bool = False) -> list[Notice]:
+    """Close the leaders' award vote of finished ``game`` if it is due, or
+    now by the GM (:meth:`Game.close_award_vote`): then everyone is sent the
+    final report with the awards, once (its own key). Empty otherwise."""
+    if not game.close_award_vote(now, by_gm):
+        return []
+    notice = game_over_notice(game)
+    return [replace(notice, key=f"{notice.key}:awards")]
 
 
 def ended(game) -> list[Notice]:

@@ -80,17 +80,25 @@ def _choice(value, allowed: tuple[str, ...], what: str) -> None:
 class ScoringSettings:
     """A game's scoring, chosen by the GM: ``system`` (one of :data:`SYSTEMS`),
     ``awards`` (``"gm"``: the GM names the award winners; ``"vote"``: the
-    leaders vote) and ``award_tie_rule`` (one of :data:`AWARD_TIE_RULES`).
-    Raises ValueError for an unknown value."""
+    leaders vote), ``award_tie_rule`` (one of :data:`AWARD_TIE_RULES`) and
+    ``award_window_hours``: how long after the end of the game the leaders'
+    award vote stays open (it closes earlier once every leader has voted for
+    both awards; Appendix 2: the awards are chosen 游戏结束时, at the end of
+    the game). Raises ValueError for an unknown value."""
 
     system: str = HOUSE
     awards: str = "gm"
     award_tie_rule: str = "gm_decides"
+    award_window_hours: float = 72.0
 
     def __post_init__(self) -> None:
         _choice(self.system, SYSTEMS, "system")
         _choice(self.awards, AWARD_MODES, "awards")
         _choice(self.award_tie_rule, AWARD_TIE_RULES, "award_tie_rule")
+        hours = self.award_window_hours
+        if isinstance(hours, bool) or not isinstance(hours, (int, float)) or hours <= 0:
+            raise ValueError(f"award_window_hours must be a number of hours above 0, got {hours!r}")
+        object.__setattr__(self, "award_window_hours", float(hours))
 
     def to_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}
