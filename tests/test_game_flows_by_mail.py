@@ -306,3 +306,56 @@ def test_the_award_vote_closes_when_every_leader_has_voted(judge):
     assert "Best diplomacy: France (votes: France 6, Italy 1)" in report
     assert "Best strategy: England (votes: England 6, France 1)" in report
     assert judge.store.get("wakeups", "g") is None                     # nothing more is due
+
+
+# ---- point 7: NoNMR, and reminders when the GM moves a deadline -------------------------------
+def test_a_nonmr_game_waits_at_the_deadline_for_the_orders_of_a_late_or_vacant_power(judge):
+    """``nonmr=yes`` (njudge's NoNMR): Italy has no player and Turkey sends no
+    orders; at the deadline nothing is adjudicated, everyone is told the game
+    waits. Turkey's late orders count; a replacement takes Italy and gets a
+    fresh deadline; once Italy's orders are in, the phase is adjudicated."""
+    judge.mail(GM, "SIGNON g gmsecret\nSET nonmr=yes\n")
+    judge.mail(GM, "SIGNON g gmsecret\nEJECT Italy\n")
+    for p in POWERS:
+        if p not in ("Italy", "Turkey"):
+            judge.mail(addr(p), signon(p) + HOLD[p] + "\n")
+            assert judge.after_mail() == []                # Italy and Turkey hold it up
+    judge.now = T0 + timedelta(days=2)                     # the deadline
+    mails = judge.work(phase="S1901M")
+    players = [a for a in EVERYONE if a != addr("Italy")]
+    assert sent(mails) == each(sorted(players), "Diplomacy waiting g S1901M")
+    assert "it waits for the orders of Italy, Turkey" in to(mails)[addr("France")][0]
+    assert "Your orders still count: send them now" in to(mails)[addr("Turkey")][0]
+    assert "Italy has no player: REPLACE POWER PASSWORD" in to(mails)[GM][0]
+    assert judge.work(phase="S1901M") == []                # told once; no adjudication
+    assert judge.store.get("wakeups", "g")["when"] is None
+
+    judge.now += timedelta(hours=5)
+    judge.mail(addr("Turkey"), signon("Turkey") + HOLD["Turkey"] + "\n")
+    assert judge.after_mail() == []                        # Italy still holds it up
+    mails = judge.mail(GM, "SIGNON g gmsecret\nREPLACE Italy newpass\n")
+    assert sent(mails) == sorted([(GM, "Re: cmd"), (GM, "Diplomacy replacement g")])
+    mails = judge.mail("newitaly@example.org", "JOIN g newpass Italy\n")
+    fresh = "The deadline for orders is Fri 10 Jan 2025 17:00 UTC."
+    assert sent(mails) == sorted([("newitaly@example.org", "Re: cmd"), (GM, "Diplomacy replacement g S1901M")]
+                                 + each([a for a in players if a != GM] + [GM, "newitaly@example.org"],
+                                        "Diplomacy deadline g S1901M"))
+    assert "goes on" in to(mails)[addr("France")][0] and fresh in to(mails)[addr("France")][0]
+    assert judge.after_mail() == []
+    judge.mail("newitaly@example.org", "SIGNON g newpass\n" + HOLD["Italy"] + "\n")
+    mails = judge.after_mail()
+    assert sent(mails) == each(sorted(players + ["newitaly@example.org"]), "Diplomacy results g S1901M")
+    assert judge.game()["schedule"]["missed"] == {}         # nobody missed: the game waited
+
+
+def test_a_deadline_the_gm_moves_inside_the_reminder_window_reminds_at_once(judge):
+    judge.mail(GM, "SIGNON g gmsecret\nSET reminders=24h\n")
+    judge.mail(addr("France"), signon("France") + HOLD["France"] + "\n")
+    judge.now = T0 + timedelta(hours=2)
+    mails = judge.mail(GM, "SIGNON g gmsecret\nSET DEADLINE 2025-01-07 00:00\n")
+    late = [addr(p) for p in POWERS if p != "France"]
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy deadline g S1901M")
+                                 + each(late, "Diplomacy reminder g S1901M"))
+    reminder = to(mails)[addr("Italy")][1]
+    assert "The deadline is Tue 07 Jan 2025 00:00 UTC (in 10 hours)." in reminder
+    assert judge.work(phase="S1901M") == []                 # not reminded twice

@@ -30,8 +30,11 @@ def new_game(start=True) -> Game:
 
 def test_set_deadline_starts_or_moves_the_clock():
     g = new_game(start=False)
-    [n] = master.set_deadline(g, T0 + 5 * H, T0)
+    n, *reminders = master.set_deadline(g, T0 + 5 * H, T0)
     assert n.kind == "deadline" and g.schedule.deadline == T0 + 5 * H and g.schedule.phase == "S1901M"
+    # 5 h left, inside the 24 h reminder window: everyone is reminded at once (issue 13 point 7)
+    assert [r.kind for r in reminders] == ["reminder"] * 7 and reminders[0].data["hours"] == 5
+    assert g.schedule.reminded == (24.0,)
     with pytest.raises(GameError, match="future"):
         master.set_deadline(g, T0 - H, T0)
 

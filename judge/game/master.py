@@ -20,7 +20,7 @@ from . import turns
 from .deadlines import orders_needed, whole_minute
 from .errors import GameError
 from .final_report import game_over_notice
-from .nmr import eject_player, missed_by, replace_player
+from .nmr import eject_player, missed_by, missing_powers, replace_player
 from .notices import GM, Notice, mailto
 from .records import WRITTEN
 from .roster import record_change
@@ -30,28 +30,32 @@ from .setting_text import change_settings
 # ---- deadlines ---------------------------------------------------------------------
 def set_deadline(game, when: datetime, now: datetime) -> list[Notice]:
     """``SET DEADLINE``: the current phase's deadline becomes ``when`` (UTC,
-    after ``now``); a game without a clock starts its clock. A pause ends."""
+    after ``now``); a game without a clock starts its clock. A pause ends
+    (and a NoNMR game's wait). A deadline inside the reminder window reminds
+    the players whose orders are incomplete at once
+    (:func:`~judge.game.turns.reminders_now`)."""
     if when <= now:
         raise GameError.of("deadline_past")
     game.check_running()
     if not turns.running(game) or game.schedule.phase != str(game.phase):
         turns.open_phase(game, now, when)
-    game.schedule = replace(game.schedule, deadline=when, late=False, reminded=(),
+    game.schedule = replace(game.schedule, deadline=when, late=False, reminded=(), waiting=False,
                             paused_at=None, pause_until=None, pause_left=0.0)
-    return [turns.deadline_notice(game, "deadline", now)]
+    return [turns.deadline_notice(game, "deadline", now)] + turns.reminders_now(game, now)
 
 
 def extend(game, hours: float, now: datetime) -> list[Notice]:
     """``EXTEND hours``: the deadline moves ``hours`` later (from now, if it
-    has passed); a running grace period ends."""
+    has passed); a running grace period ends. Reminders as for
+    :func:`set_deadline`."""
     if hours <= 0:
         raise GameError("extend by a number of hours above 0")
     if not turns.running(game):
         raise GameError.of("no_clock", game=game.name)
     s = game.schedule
     base = s.deadline if s.deadline >= now else whole_minute(now)
-    game.schedule = replace(s, deadline=base + timedelta(hours=hours), late=False, reminded=())
-    return [turns.deadline_notice(game, "extended", now)]
+    game.schedule = replace(s, deadline=base + timedelta(hours=hours), late=False, reminded=(), waiting=False)
+    return [turns.deadline_notice(game, "extended", now)] + turns.reminders_now(game, now)
 
 
 def process_now(game, now: datetime) -> turns.Step:
@@ -145,10 +149,12 @@ def replace_power(game, power: str, password_hash: str, now: datetime) -> list[N
 
 
 def check_become(game, power: str) -> str:
-    """``BECOME power``: the GM may enter orders for a power nobody plays or
-    that was abandoned. Returns the power's name; GameError otherwise."""
+    """``BECOME power``: the GM may enter orders for a power nobody plays, that
+    was abandoned, or that a NoNMR game waits for. Returns the power's name;
+    GameError otherwise."""
     power = game.power(power)
-    if game.players[power].addresses and power not in game.schedule.abandoned:
+    waited_for = game.schedule.waiting and power in missing_powers(game)   # NoNMR: the game waits for it
+    if game.players[power].addresses and power not in game.schedule.abandoned and not waited_for:
         raise GameError.of("has_player", power=power, map=game.map_name)
     return power
 

@@ -39,15 +39,23 @@ class NmrSettings:
       abandoned and the GM told (0: never).
     - ``absence_max_days``: days of absence (``SET ABSENCE``) a player may take
       in the game, in total (0: none).
+    - ``nonmr``: njudge's NoNMR: a power that must order and has no complete
+      orders — late, vacant, abandoned, waiting for a replacement — holds the
+      phase up. At the deadline (after the grace period) the phase is not
+      adjudicated with the NMR defaults: the game waits (everyone is told)
+      until its orders are complete — the player's, a replacement's (who gets a
+      fresh deadline) or the GM's (``BECOME``) — or the GM sends ``PROCESS``.
     Raises ValueError for a bad value."""
 
     late_notices: bool = True
     abandon_after: int = 3
     absence_max_days: float = 15.0
+    nonmr: bool = False
 
     def __post_init__(self):
-        if not isinstance(self.late_notices, bool):
-            raise ValueError("late_notices must be true or false")
+        for name in ("late_notices", "nonmr"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be true or false")
         if not isinstance(self.abandon_after, int) or isinstance(self.abandon_after, bool) \
                 or self.abandon_after < 0:
             raise ValueError("abandon_after must be a whole number, 0 or more")
@@ -67,6 +75,12 @@ class NmrSettings:
 def playing(game, power: str) -> bool:
     """Whether someone plays ``power`` (it has an address) and it is not abandoned."""
     return bool(game.players[power].addresses) and power not in game.schedule.abandoned
+
+
+def holds_up(game, power: str) -> bool:
+    """Whether ``power``'s orders hold the phase up: it is played, or the game
+    is NoNMR (``nonmr``: every power that must order holds it up)."""
+    return game.settings.nmr.nonmr or playing(game, power)
 
 
 def missing_powers(game) -> list[str]:

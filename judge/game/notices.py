@@ -54,7 +54,7 @@ def event_key(game, phase: str, *parts: str) -> str:
     return ":".join((game.name, f"{phase}~{n}" if n else phase, *parts))
 
 
-CLOCK = ("started", "deadline", "extended", "resumed")
+CLOCK = ("started", "deadline", "extended", "resumed", "goes_on")
 """Notice kinds that tell a game's deadline (:func:`merged`)."""
 
 

@@ -31,6 +31,8 @@ class Schedule:
       missing too many phases (a replacement may take them over).
     - ``rollbacks``: how many times the GM rolled the game back; the mails of
       a phase played again are new mails (:func:`judge.game.notices.event_key`).
+    - ``waiting``: a NoNMR game (``nmr.nonmr``) past its deadline waits for
+      the orders of a power (or a replacement) before it is adjudicated.
     - ``to_confirm``: powers whose orders a ``ROLLBACK`` restored and who have
       not sent orders (or ``SET NOWAIT``) since: the phase is not processed
       early while one of them must order (issue 13 point 1).
@@ -52,6 +54,7 @@ class Schedule:
     abandoned: frozenset[str] = frozenset()
     rollbacks: int = 0
     to_confirm: frozenset[str] = frozenset()
+    waiting: bool = False
 
     @property
     def paused(self) -> bool:
@@ -72,7 +75,7 @@ class Schedule:
             "absence_days": dict(self.absence_days), "nmr": dict(self.nmr),
             "missed": {p: list(ph) for p, ph in self.missed.items()},
             "abandoned": sorted(self.abandoned), "rollbacks": self.rollbacks,
-            "to_confirm": sorted(self.to_confirm),
+            "to_confirm": sorted(self.to_confirm), "waiting": self.waiting,
         }
 
     @classmethod
@@ -93,5 +96,5 @@ class Schedule:
             {p: int(n) for p, n in data.get("nmr", {}).items()},
             {p: tuple(ph) for p, ph in data.get("missed", {}).items()},
             frozenset(data.get("abandoned", ())), int(data.get("rollbacks", 0)),
-            frozenset(data.get("to_confirm", ())),
+            frozenset(data.get("to_confirm", ())), bool(data.get("waiting", False)),
         )

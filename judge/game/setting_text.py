@@ -43,6 +43,8 @@ and their values:
 ``gunboat``                 ``yes``/``no``: no player's address is shown to another
 ``late_notices``            ``yes``/``no``: tell late players at the deadline
 ``abandon_after``           phases missed in a row before a power is abandoned (``0``: never)
+``nonmr``                   ``yes``/``no``: njudge's NoNMR — a power without orders (late, vacant,
+                            waiting for a replacement) holds the phase up; the game waits
 ``absence_max``             days of absence a player may take (``15``)
 ==========================  ==========================================================
 
@@ -244,6 +246,7 @@ KEYS = {
     "gunboat": ("press", "anonymous", _flag),
     "late_notices": ("nmr", "late_notices", _flag),
     "abandon_after": ("nmr", "abandon_after", _whole),
+    "nonmr": ("nmr", "nonmr", _flag),
     "absence_max": ("nmr", "absence_max_days", _days_of),
 }
 _ALIASES = {"solo_centres": "solo", "alliance_centres": "alliance", "tie_rule": "tie",

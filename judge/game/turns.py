@@ -39,7 +39,7 @@ from .deadlines import (
 )
 from .errors import GameError
 from .final_report import game_over_notice
-from .nmr import late_notices, missing_powers, missing_units, playing, record_nmr
+from .nmr import holds_up, late_notices, missing_powers, missing_units, playing, record_nmr
 from .notices import GM, OBSERVERS, PLAYERS, Notice, event_key
 from .records import PhaseRecord
 from .scores import award_vote_closes
@@ -76,7 +76,7 @@ def open_phase(game, now: datetime, deadline: datetime | None = None) -> None:
         deadline = next_deadline(s, game.phase.kind, now)
         deadline = push_past_absences(deadline, game.schedule.all_absences())
     game.schedule = replace(game.schedule, phase=str(game.phase), opened=now, deadline=deadline,
-                            late=False, reminded=(), wait=frozenset(), to_confirm=frozenset())
+                            late=False, reminded=(), wait=frozenset(), to_confirm=frozenset(), waiting=False)
 
 
 def start(game, now: datetime, deadline: datetime | None = None) -> list[Notice]:
@@ -102,10 +102,13 @@ def started_notice(game) -> Notice:
 
 def ready(game) -> bool:
     """Early processing may happen: the game allows it, some power is played,
-    every played power that must order has complete orders, none set WAIT."""
+    every played power (every power, in a NoNMR game) that must order has
+    complete orders, none set WAIT or has orders a ROLLBACK restored."""
     if not game.settings.deadlines.early:
         return False
-    needed = [p for p in game.map.powers if playing(game, p) and orders_needed(game, p)]
+    needed = [p for p in game.map.powers if holds_up(game, p) and orders_needed(game, p)]
+    if not any(playing(game, p) for p in needed):
+        return False
     held = game.schedule.wait | game.schedule.to_confirm
     return bool(needed) and not (set(needed) & held) and all(is_complete(game, p) for p in needed)
 
@@ -117,7 +120,7 @@ def due_at(game) -> datetime | None:
     s = game.schedule
     if game.finished:
         return award_vote_closes(game)          # the leaders' award vote closes (issue 13 point 5)
-    if not running(game):
+    if not running(game) or s.waiting:          # a NoNMR game waiting for orders: no timed event
         return None
     if s.paused:
         return s.pause_until
@@ -136,9 +139,11 @@ def next_event(game) -> tuple[datetime | None, datetime | None]:
     None if none) and when its orders are finally due (the deadline, or the
     end of the grace period once it runs; None while paused or without one)."""
     when = due_at(game)
-    if when is None or game.schedule.paused:
-        return when, None
     s = game.schedule
+    if s.waiting and running(game):
+        return None, s.deadline          # no timed event, but orders that arrive are looked at
+    if when is None or s.paused:
+        return when, None
     return when, grace_end(game.settings.deadlines, s.deadline) if s.late else s.deadline
 
 
@@ -166,6 +171,10 @@ def tick(game, now: datetime) -> Step:
             s = game.schedule
         else:
             return step
+    if s.waiting:                      # NoNMR: adjudicated once every power that must order has
+        if not _late(game):
+            return _processed(step, game, now)
+        return step
     settings = game.settings.deadlines
     if not s.late:
         if now < s.deadline:
@@ -176,20 +185,53 @@ def tick(game, now: datetime) -> Step:
                 game.schedule = replace(game.schedule, reminded=game.schedule.reminded + tuple(
                     h for h in settings.reminders if h >= hours and h not in game.schedule.reminded))
             return step
-        late = [p for p in missing_powers(game) if playing(game, p)]
+        late = _late(game)
         if late and settings.grace_hours > 0 and now < grace_end(settings, s.deadline):
             game.schedule = replace(s, late=True)
             step.notices += late_notices(game, now)
             return step
+        return _at_deadline(step, game, now, late)
+    late = _late(game)
+    if not late:
         return _processed(step, game, now)
-    if now >= grace_end(settings, s.deadline) or not [p for p in missing_powers(game) if playing(game, p)]:
-        return _processed(step, game, now)
+    if now >= grace_end(settings, s.deadline):
+        return _at_deadline(step, game, now, late)
     return step
+
+
+def _late(game) -> list[str]:
+    """The powers whose missing orders hold the phase up (:func:`judge.game.nmr.holds_up`)."""
+    return [p for p in missing_powers(game) if holds_up(game, p)]
+
+
+def _at_deadline(step: Step, game, now: datetime, late: list[str]) -> Step:
+    """The deadline (and grace period) is over: adjudicate, the defaults
+    standing in for what is missing — or, in a NoNMR game with orders
+    missing, wait for them (everyone is told once)."""
+    if late and game.settings.nmr.nonmr:
+        if not game.schedule.waiting:
+            game.schedule = replace(game.schedule, waiting=True)
+            step.notices.append(Notice("waiting", EVERYONE, {
+                "game": game.name, "map": game.map_name, "phase": str(game.phase), "powers": late,
+                "vacant": [p for p in late if not game.players[p].addresses]},
+                event_key(game, str(game.phase), "waiting")))
+        return step
+    return _processed(step, game, now)
 
 
 def _processed(step: Step, game, now: datetime) -> Step:
     step += process(game, now)
     return step
+
+
+def replacement_joined(game, now: datetime) -> list[Notice]:
+    """A player has just taken a power of a NoNMR game waiting for orders:
+    the phase gets a fresh deadline from ``now`` (the orders given stand) and
+    everyone is told the game goes on. Empty when the game was not waiting."""
+    if not game.schedule.waiting or not running(game):
+        return []
+    open_phase(game, now)
+    return [deadline_notice(game, "goes_on", now)]
 
 
 def process(game, now: datetime) -> Step:
@@ -230,7 +272,24 @@ def ended(game) -> list[Notice]:
 
 def _stop_clock(game) -> None:
     game.schedule = replace(game.schedule, phase=str(game.phase), deadline=None, late=False,
-                            reminded=(), wait=frozenset(), paused_at=None, pause_until=None)
+                            reminded=(), wait=frozenset(), paused_at=None, pause_until=None, waiting=False)
+
+
+def reminders_now(game, now: datetime) -> list[Notice]:
+    """The GM has just moved the deadline: if it now falls within the reminder
+    window (``deadlines.reminders`` hours before it), the players whose orders
+    are incomplete are reminded at once — even in a phase that opened after
+    that reminder time, which :func:`tick` would skip (issue 13 point 7);
+    the reminders covered are marked sent."""
+    s, settings = game.schedule, game.settings.deadlines
+    if not running(game) or s.paused:
+        return []
+    left = (s.deadline - now).total_seconds() / 3600
+    due = [h for h in settings.reminders if h >= left and h not in s.reminded]
+    if not due or left <= 0:
+        return []
+    game.schedule = replace(s, reminded=s.reminded + tuple(due))
+    return _reminders(game, round(left, 1))
 
 
 def _reminders(game, hours: float) -> list[Notice]:
@@ -294,7 +353,8 @@ def resume(game, now: datetime) -> list[Notice]:
 
 def deadline_notice(game, kind: str, now: datetime) -> Notice:
     """A notice to everyone that the deadline is now ``game.schedule.deadline``
-    (``kind``: ``"resumed"``, ``"deadline"``, ``"extended"``, ``"outage"``)."""
+    (``kind``: ``"resumed"``, ``"deadline"``, ``"extended"``, ``"outage"``,
+    ``"goes_on"``: a NoNMR game that waited has its powers played again)."""
     s = game.schedule
     return Notice(kind, EVERYONE, {"game": game.name, "map": game.map_name, "phase": s.phase,
                                    "deadline": s.deadline, "timezone": game.settings.deadlines.timezone},

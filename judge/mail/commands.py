@@ -78,7 +78,7 @@ from ..game.setting_text import change_settings, describe_settings
 from ..game.press import is_press_start
 from ..game.roster import record_change
 from ..game.nmr import took_over
-from ..game.turns import open_phase, running, start, started_notice
+from ..game.turns import open_phase, replacement_joined, running, start, started_notice
 from ..maps import load_map, load_names
 from ..notation.format import format_order
 from ..notation.lexicon import clean_line
@@ -688,6 +688,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         record_change(game, power, "joined", sender, s.now)
         replacing = took_over(game, power, sender, s.now)      # a replacement: the GM is told
         s.notices += replacing
+        s.notices += replacement_joined(game, s.now)          # a NoNMR game waiting for it goes on
         self._changed(s, game)
         self._enter(s, game, power)
         left = self._free_powers(game)

@@ -25,7 +25,7 @@ from .commands import Reply, Words
 
 TEMPLATES = {
     "started": "clock", "deadline": "clock", "extended": "clock", "resumed": "clock", "outage": "clock",
-    "rollback": "clock", "paused": "clock",
+    "rollback": "clock", "paused": "clock", "goes_on": "clock",
     "ejected": "players", "ejected_player": "players", "replacing": "players", "resigned": "players",
 }
 """Notice kinds that share a template (the template tells them apart by ``kind``)."""

@@ -10,8 +10,10 @@ describe, so that no mail or start-up ever reads every game:
   the web index read it.
 - ``names``: game name folded to lower case -> ``{"name": spelling}``.
 - ``wakeups``: game -> ``{"when", "end", "phase"}`` (ISO UTC times; see
-  :func:`judge.game.turns.next_event`) for every game with a next event;
-  finished games have none. The scheduler reads it at start.
+  :func:`judge.game.turns.next_event`) for every game with a next event
+  (``when``), or waiting for orders past its deadline (a NoNMR game: ``when``
+  None, ``end`` set, so orders that arrive are looked at); finished games have
+  none but the closing of an award vote. The scheduler reads it at start.
 - ``addresses``: address -> ``{"games": {game: {"role": "player"|"gm",
   "power", "language"}}}``: the games an address plays or masters.
 
@@ -46,7 +48,7 @@ def catalogue_row(game: Game, old: dict | None, newest=None) -> dict:
 def wakeup_row(game: Game) -> dict | None:
     """The ``wakeups`` row of ``game``, or None when nothing is due ever."""
     when, end = next_event(game)
-    if when is None:
+    if when is None and end is None:
         return None
     return {"when": time_to_str(when), "end": time_to_str(end), "phase": game.schedule.phase}
 
