@@ -68,7 +68,7 @@ def test_errors(capsys, monkeypatch, data):
     rc, _, err = judge(capsys, monkeypatch, "game", "process", "nope", "--data", data)
     assert rc == 2 and "no game named nope" in err
     rc, _, err = judge(capsys, monkeypatch, "game", "show", "g3", "--phase", "F1905M", "--data", data)
-    assert rc == 2 and "no phase F1905M" in err
+    assert rc == 2 and "no adjudicated phase F1905M" in err
     rc, _, err = judge(capsys, monkeypatch, "game", "orders", "g3", "Prussia", "-", "--data", data, stdin="")
     assert rc == 2 and "no power 'Prussia'" in err
     rc, _, err = judge(capsys, monkeypatch, "game", "new", "bad name", "--data", data)

@@ -359,3 +359,65 @@ def test_a_deadline_the_gm_moves_inside_the_reminder_window_reminds_at_once(judg
     reminder = to(mails)[addr("Italy")][1]
     assert "The deadline is Tue 07 Jan 2025 00:00 UTC (in 10 hours)." in reminder
     assert judge.work(phase="S1901M") == []                 # not reminded twice
+
+
+# ---- point 12: GM commands tied to their phase; the lifecycle in every view -------------------
+def test_a_gm_mail_sent_twice_does_not_adjudicate_the_next_phase(judge):
+    """``PROCESS`` sent twice (a new Message-ID, the same words): the second
+    finds the game as the first left it and is refused, naming the phase the
+    game is at; ``PROCESS F1901M`` names its phase and is done; sent again
+    later it is refused: its phase has gone."""
+    body = "SIGNON g gmsecret\nPROCESS\n"
+    mails = judge.mail(GM, body)
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy results g S1901M"))
+    judge.now += timedelta(seconds=3)
+    mails = judge.mail(GM, body)
+    assert sent(mails) == [(GM, "Re: cmd")]
+    assert "refused: this mail repeats the one done at 12:00 UTC, and game g has moved on since (it is at " \
+           "F1901M now): not done again (to do it now, send PROCESS F1901M)." in to(mails)[GM][0]
+    assert judge.game()["position"]["phase"] == "F1901M"
+    mails = judge.mail(GM, "SIGNON g gmsecret\nPROCESS F1901M\n")
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy results g F1901M"))
+    mails = judge.mail(GM, "SIGNON g gmsecret\nSET LANGUAGE zh-hans\nPROCESS F1901M\n")
+    assert sent(mails) == [(GM, "Re: cmd")]
+    assert "该命令是针对 F1901M 写的，但游戏 g 现在是 S1902M：未执行（要对 S1902M 执行，请发送 PROCESS S1902M）" \
+        in to(mails)[GM][0]
+    mails = judge.mail(GM, "SIGNON g gmsecret\nROLLBACK S1902M\n")
+    assert "游戏 g 没有已结算的阶段 S1902M；现在是 S1902M" in to(mails)[GM][0]
+    # orders written in the new phase: the same words mean that phase now
+    judge.mail(addr("France"), signon("France") + "A Par - Bur\n")
+    mails = judge.mail(GM, body)
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy results g S1902M")
+                                 + [(GM, "Diplomacy abandoned power g S1902M")] * 6)   # three phases missed
+
+
+def test_list_gm_replies_and_status_show_the_games_lifecycle(judge, tmp_path, capsys):
+    from judge.cli import main
+
+    def status() -> str:
+        assert main(["game", "gm", "g", "status", "--data", str(tmp_path)]) == 0
+        return capsys.readouterr().out
+
+    assert "Status: running." in to(judge.mail(addr("Italy"), "LIST g\n"))[addr("Italy")][0]
+    assert "state: running\n" in status()
+    judge.now += timedelta(hours=12)
+    text = to(judge.mail(GM, "SIGNON g gmsecret\nPAUSE 2d\n"))[GM][0]
+    assert "Status: paused in S1901M, with 36h of the phase left; it resumes by itself Thu 09 Jan 2025 " \
+           "00:00 UTC at the latest (RESUME ends the pause)." in text
+    assert "Status: paused in S1901M" in to(judge.mail(addr("Italy"), "LIST g\n"))[addr("Italy")][0]
+    assert "state: paused (36h left, resumes by itself 2025-01-09T00:00:00+00:00 at the latest)" in status()
+    text = to(judge.mail(GM, "SIGNON g gmsecret\nRESUME\nSET nonmr=yes\nEJECT Turkey\n"))[GM][0]
+    assert text.count("Status: running.") == 3                # one after each GM command
+    judge.now = T0 + timedelta(days=3)
+    judge.work(phase="S1901M")                            # past the deadline: waits for orders
+    text = to(judge.mail(addr("Italy"), "LIST g\n"))[addr("Italy")][0]
+    assert "Status: waiting (NoNMR): S1901M is past its deadline and is adjudicated once the orders of " \
+           "Austria, England, France, Germany, Italy, Russia, Turkey are in; waiting for a replacement for Turkey." \
+        in text
+    assert "state: waiting for the orders of Austria, England, France, Germany, Italy, Russia, Turkey (NoNMR)" \
+        in status()
+    judge.mail(GM, "SIGNON g gmsecret\nEND\n")
+    text = to(judge.mail(addr("Italy"), "LIST g\nLIST\n"))[addr("Italy")][0]
+    assert "Status: the game is over: a draw, during S1901M." in text
+    assert "  g: Italy, Spring 1901 Movement, the game is over" in text
+    assert "state: finished (draw, during S1901M)" in status()

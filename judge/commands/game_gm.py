@@ -6,14 +6,15 @@ line (issue 4 §5), the same as the GM's mail commands:
     extend LENGTH         move the deadline later (48h, 2d, 90m)
     pause [LENGTH]        stop the clock (at most the game's pause limit)
     resume                start it again with the time that was left
-    process               adjudicate the current phase now
+    process [PHASE]       adjudicate the current phase now (only if it is PHASE)
     rollback PHASE        go back to the start of an adjudicated phase
     eject POWER           remove a player
     replace POWER PASSWORD  open a power to a replacement
     wait POWER yes|no     SET WAIT / SET NOWAIT for a power
     absence POWER FROM TO an absence (dates or times, game time zone)
     set KEY=VALUE ...     settings (see judge.game.master and judge.game.setting_text)
-    status                deadline, pause, WAIT flags, NMR record
+    status                state (running, paused, waiting, finished), deadline,
+                          pause, WAIT flags, NMR record
 
 The one writer does them (:mod:`judge.commands.submit`): a running
 ``judge serve`` mails what they call for (results, new deadline, ...) at
@@ -87,7 +88,10 @@ def gm_action(game, action: str, args: list[str], now: datetime):
     if action == "resume":
         notices = turns.resume(game, now)
         return f"Resumed; deadline {game.schedule.deadline.isoformat()}.", notices
-    if action == "process":
+    if action == "process":            # PROCESS [PHASE]: only if the game is at that phase (issue 13 point 12)
+        if args and master.phase_name(args[0]) != str(game.phase):
+            raise GameError.of("phase_moved", game=game.name, phase=master.phase_name(args[0]),
+                               current=str(game.phase), retry=f"judge game gm {game.name} process {game.phase}")
         step = master.process_now(game, now)
         return results_text(game, step.records), step.notices
     if action == "rollback":
@@ -121,13 +125,33 @@ def gm_action(game, action: str, args: list[str], now: datetime):
         game.settings.check_map(game.map)
         return "Settings changed: " + ", ".join(args), notices
     s = game.schedule
-    lines = [f"Game {game.name}: {game.phase} ({game.phase.long_name})",
+    lines = [f"Game {game.name}: {game.phase} ({game.phase.long_name})", "state: " + state_text(game),
              f"deadline: {s.deadline.isoformat() if s.deadline else 'none'}{' (grace running)' if s.late else ''}",
              f"paused: {s.pause_until.isoformat() if s.paused else 'no'}",
              f"waiting: {', '.join(sorted(s.wait)) or 'nobody'}",
              f"abandoned: {', '.join(sorted(s.abandoned)) or 'none'}"]
     lines += [f"missed by {p}: {', '.join(ph)}" for p, ph in sorted(s.missed.items())]
     return "\n".join(lines), []
+
+
+def state_text(game) -> str:
+    """Where the game stands in its life (:func:`judge.game.turns.lifecycle`),
+    in one English line: ``running``, ``paused (2d3h left, resumes by itself
+    ...)``, ``waiting for the orders of Italy (NoNMR)``, ``finished (alliance,
+    after F1903M)``, ``forming (no clock yet)``."""
+    from ..game import turns
+    st = turns.lifecycle(game)
+    if st["state"] == "paused":
+        return f"paused ({st['left']} left, resumes by itself {st['until'].isoformat()} at the latest)"
+    if st["state"] == "waiting":
+        return f"waiting for the orders of {', '.join(st['powers'])} (NoNMR)"
+    if st["state"] == "finished":
+        awards = f"; award vote open until {st['awards_until'].isoformat()}" if st["awards_until"] else ""
+        return f"finished ({st['result']}, {st['ended']} {st['end_phase']}){awards}"
+    if st["state"] == "forming":
+        return "forming (no clock yet)"
+    extra = f"; waiting for a replacement: {', '.join(st['open_to'])}" if st["open_to"] else ""
+    return "running" + extra
 
 
 def run_gm(args) -> int:

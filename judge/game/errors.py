@@ -26,6 +26,11 @@ powers, given in English and named in the reader's language):
 ``pause_limit``       a pause beyond the limit (``limit`` in hours)
 ``no_alliance``       the power declared no alliance (``power``)
 ``no_draw_vote``      the power has not voted for a draw (``power``)
+``no_phase``          no adjudicated phase of that name (``game``, ``phase``, ``current``)
+``phase_moved``       a GM command written for another phase (``game``, ``phase``,
+                      ``current``, ``retry``: the command to send for the current one)
+``repeated``          a mail repeating one done already, after the game moved on
+                      (``game``, ``at``: HH:MM UTC, ``current``, ``retry``)
 ===================== ==========================================================
 """
 
@@ -61,6 +66,21 @@ _TEXTS: dict[str, tuple[str, str, str]] = {
                     "本局暂停时长须大于0且不超过{limit:g}小时", "本局暫停時長須大於0且不超過{limit:g}小時"),
     "no_alliance": ("{power} has declared no alliance", "{power}没有宣布结盟", "{power}沒有宣布結盟"),
     "no_draw_vote": ("{power} has not voted for a draw", "{power}没有投票和局", "{power}沒有投票和局"),
+    "no_phase": ("game {game} has no adjudicated phase {phase}; it is at {current} now",
+                 "游戏 {game} 没有已结算的阶段 {phase}；现在是 {current}",
+                 "遊戲 {game} 沒有已結算的階段 {phase}；現在是 {current}"),
+    "phase_moved": ("the command was written for {phase}, but game {game} is at {current} now: nothing was "
+                    "done (to do it for {current}, send {retry})",
+                    "该命令是针对 {phase} 写的，但游戏 {game} 现在是 {current}：未执行（要对 {current} 执行，"
+                    "请发送 {retry}）",
+                    "該命令是針對 {phase} 寫的，但遊戲 {game} 現在是 {current}：未執行（要對 {current} 執行，"
+                    "請發送 {retry}）"),
+    "repeated": ("this mail repeats the one done at {at}, and game {game} has moved on since (it is at {current} "
+                 "now): not done again (to do it now, send {retry})",
+                 "本邮件与 {at} 已执行的邮件相同，而游戏 {game} 此后已有变化（现在是 {current}）：不再执行"
+                 "（如确要现在执行，请发送 {retry}）",
+                 "本郵件與 {at} 已執行的郵件相同，而遊戲 {game} 此後已有變化（現在是 {current}）：不再執行"
+                 "（如確要現在執行，請發送 {retry}）"),
 }
 _POWER_PARAMS = ("power", "powers")
 _LANGS = ("en", "zh-hans", "zh-hant")

@@ -226,6 +226,20 @@ def final_data(game: Game) -> dict:
     }
 
 
+def end_phase(game: Game) -> tuple[str, str]:
+    """``("after", phase)`` for a game that ended at the adjudication of
+    ``phase`` (the last phase played: ``F1903M``, not the Winter phase its
+    position reached), ``("during", phase)`` for one ended in the middle of
+    ``phase`` (a vote, the GM's END, an end time between two adjudications).
+    The subject and the body of the final report name this phase (issue 13
+    point 8)."""
+    result = game.ending.result
+    last = game.history[-1] if len(game.history) else None
+    if last is not None and last.processed_at == result.at:
+        return "after", last.phase
+    return "during", result.phase
+
+
 def game_over_notice(game: Game) -> Notice:
     """The ``"game_over"`` mail intent to every player (advisors included),
     observer and the GM, with :func:`final_data` as its data. Its key is the

@@ -152,7 +152,7 @@ class Game(EndOfGame):
         rec = self.history.find(wanted)
         if rec is not None:
             return rec
-        raise GameError(f"game {self.name} has no phase {wanted} (yet)")
+        raise GameError.of("no_phase", game=self.name, phase=wanted, current=self.position.phase)
 
     def power(self, name: str) -> str:
         """The map's spelling of a power name (any case); GameError if unknown."""

@@ -31,6 +31,11 @@ class Schedule:
       missing too many phases (a replacement may take them over).
     - ``rollbacks``: how many times the GM rolled the game back; the mails of
       a phase played again are new mails (:func:`judge.game.notices.event_key`).
+    - ``acted``: the GM's phase-changing commands done lately, as ``(digest of
+      the mail, the phase and deadline it left, time, mail key, order entries
+      of the phase then)`` (ISO times),
+      so a repeat of the same mail is known (:mod:`judge.mail.game_commands`,
+      issue 13 point 12).
     - ``waiting``: a NoNMR game (``nmr.nonmr``) past its deadline waits for
       the orders of a power (or a replacement) before it is adjudicated.
     - ``to_confirm``: powers whose orders a ``ROLLBACK`` restored and who have
@@ -55,6 +60,7 @@ class Schedule:
     rollbacks: int = 0
     to_confirm: frozenset[str] = frozenset()
     waiting: bool = False
+    acted: tuple[tuple[str, str, str, str, str, int], ...] = ()
 
     @property
     def paused(self) -> bool:
@@ -76,6 +82,7 @@ class Schedule:
             "missed": {p: list(ph) for p, ph in self.missed.items()},
             "abandoned": sorted(self.abandoned), "rollbacks": self.rollbacks,
             "to_confirm": sorted(self.to_confirm), "waiting": self.waiting,
+            "acted": [list(a) for a in self.acted],
         }
 
     @classmethod
@@ -97,4 +104,5 @@ class Schedule:
             {p: tuple(ph) for p, ph in data.get("missed", {}).items()},
             frozenset(data.get("abandoned", ())), int(data.get("rollbacks", 0)),
             frozenset(data.get("to_confirm", ())), bool(data.get("waiting", False)),
+            tuple(tuple(a) for a in data.get("acted", ())),
         )

@@ -305,6 +305,45 @@ def _reminders(game, hours: float) -> list[Notice]:
     return out
 
 
+# ---- where the game stands -----------------------------------------------------------
+STATES = ("forming", "running", "paused", "waiting", "finished")
+
+
+def lifecycle(game) -> dict:
+    """Where ``game`` stands in its life (issue 13 point 12), as data for
+    LIST, the GM's replies and ``judge game gm NAME status``: ``state`` (one
+    of :data:`STATES`: ``forming`` — no clock yet; ``running``; ``paused``;
+    ``waiting`` — a NoNMR game past its deadline waiting for orders or a
+    replacement; ``finished``), ``phase``, ``deadline`` (UTC or None),
+    ``timezone``, ``late`` (the grace period runs), ``left`` (a paused
+    phase's time left, as ``2d3h``) and ``until`` (when the pause ends by
+    itself), ``powers`` (those waited for) and ``vacant`` (powers without a
+    player; ``open_to``: those the GM opened to a replacement), and for a
+    finished game ``result`` (its kind), ``ended`` / ``end_phase``
+    (:func:`judge.game.final_report.end_phase`) and ``awards_until`` (an
+    open award vote's close)."""
+    from .final_report import end_phase
+    from .setting_text import length_text
+    s = game.schedule
+    vacant = [p for p in game.map.powers if not game.players[p].addresses]
+    out = {"state": "running", "phase": str(game.phase), "deadline": s.deadline,
+           "timezone": game.settings.deadlines.timezone, "late": s.late, "left": None, "until": None,
+           "powers": [], "vacant": vacant,
+           "open_to": [p for p in vacant if game.players[p].password_hash],
+           "result": None, "ended": None, "end_phase": None, "awards_until": None}
+    if game.finished:
+        ended, phase = end_phase(game)
+        out.update(state="finished", result=game.ending.result.kind, ended=ended, end_phase=phase,
+                   deadline=None, awards_until=award_vote_closes(game))
+    elif s.paused:
+        out.update(state="paused", left=length_text(s.pause_left / 3600), until=s.pause_until, deadline=None)
+    elif s.waiting:
+        out.update(state="waiting", powers=_late(game))
+    elif s.deadline is None:
+        out["state"] = "forming"
+    return out
+
+
 # ---- WAIT, pause ---------------------------------------------------------------------
 def set_wait(game, power: str, wait: bool) -> None:
     """``SET WAIT`` / ``SET NOWAIT`` for ``power`` in the current phase. NOWAIT

@@ -78,7 +78,7 @@ from ..game.setting_text import change_settings, describe_settings
 from ..game.press import is_press_start
 from ..game.roster import record_change
 from ..game.nmr import took_over
-from ..game.turns import open_phase, replacement_joined, running, start, started_notice
+from ..game.turns import lifecycle, open_phase, replacement_joined, running, start, started_notice
 from ..maps import load_map, load_names
 from ..notation.format import format_order
 from ..notation.lexicon import clean_line
@@ -746,7 +746,8 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             for name, role in sorted(games_of(s.db, s.mail.sender).items()):
                 game = self._find_game(s, name) if role["role"] == "player" else None
                 games += [{"name": name, "map": game.map_name, "power": p, "phase": str(game.phase),
-                           "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone}
+                           "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone,
+                           "state": lifecycle(game)["state"]}
                           for p, pl in (game.players.items() if game else ()) if s.mail.sender in pl.addresses]
             open_games = sorted(name for name, row in s.db.all("catalogue").items()
                                 if row.get("free") and row.get("status") != "finished" and row.get("listed", True))
@@ -769,7 +770,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         s.last_game = game.name
         s.results.append({"kind": "list", "line": cmd.line, "game": game.name, "map": game.map_name,
                           "phase": str(game.phase), "deadline": game.schedule.deadline,
-                          "timezone": game.settings.deadlines.timezone,
+                          "timezone": game.settings.deadlines.timezone, "status": lifecycle(game),
                           "players": players, "units": [(p, us) for p, us in units if us]})
 
     def _set_password(self, s: _Session, cmd: Command) -> None:

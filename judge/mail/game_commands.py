@@ -15,9 +15,17 @@ Players (after ``SIGNON``)::
 The GM (``SIGNON game gm-password``)::
 
     SET DEADLINE <date time>   EXTEND <length>   PAUSE [<length>]   RESUME
-    PROCESS   ROLLBACK <phase>   EJECT <power>   REPLACE <power> <password>
+    PROCESS [<phase>]   ROLLBACK <phase>   EJECT <power>   REPLACE <power> <password>
     BECOME <power>   (order lines that follow are that power's)
     START [<date time>]   SET key=value ...   (judge.game.master, judge.game.setting_text)
+
+The commands that move the game on (PROCESS, ROLLBACK, EXTEND, SET DEADLINE)
+are compare-and-set: tied to the phase they name (``PROCESS S1901M``, as
+njudge reads it) or, when they name none, to the game as it stood when the
+mail was written — a mail identical to one done less than an hour before,
+finding the game as that one left it (no orders since), is a repeat (a mail
+sent twice) and is refused, naming the phase the game is at (issue 13 point 12). Every GM reply ends with where the game
+stands (:func:`judge.game.turns.lifecycle`).
 
 Every refusal is a reply line with the reason; nothing changes then. What a
 command makes the judge tell others (results, new deadline, press) is a
@@ -27,6 +35,7 @@ command makes the judge tell others (results, new deadline, press) is a
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 from datetime import datetime, timedelta
 
@@ -44,6 +53,27 @@ ADVISOR_ADD = ("ADD", "添加", "增加", "加入", "加")
 ADVISOR_REMOVE = ("REMOVE", "DELETE", "DEL", "删除", "刪除", "移除", "去掉", "除去")
 ADVISOR_NO_MAIL = ("NOMAIL", "NO-MAIL", "不收信", "不抄送")
 USAGE_ADVISOR = "ADVISOR ADD NAME@ADDRESS [NOMAIL] | ADVISOR REMOVE NAME@ADDRESS"
+
+PHASE_COMMANDS = ("process", "rollback", "extend", "deadline")
+"""GM commands that move the game on: compare-and-set (:meth:`GameCommands._gm_command`)."""
+RETRY = {"process": "PROCESS {phase}", "rollback": "{line}", "extend": "SET DEADLINE DATE TIME",
+         "deadline": "{line}"}
+"""What a refusal tells the GM to send to do the command for the current phase."""
+REPEAT_WINDOW = timedelta(hours=1)
+"""A GM mail identical to one done less than this long ago, finding the game as
+that one left it, is a repeat (a mail sent twice): its phase-changing commands
+are refused (:meth:`GameCommands._written_for`)."""
+ACTED_KEPT = 8
+
+
+def _order_count(game) -> int:
+    """Order entries written in the current phase (replaced ones too)."""
+    return sum(len(es) for es in game.orders.values())
+
+
+def _mail_digest(mail) -> str:
+    """Who sent the mail and what it says: the same for a mail sent twice."""
+    return hashlib.sha256(f"{mail.sender}\0{mail.text.strip()}".encode()).hexdigest()[:24]
 
 _DATE = re.compile(r"^(\d{4}-\d\d-\d\d)(?:[T ](\d\d?:\d\d))?$")
 
@@ -118,7 +148,8 @@ class GameCommands:
         self._changed(s, game)
         s.results.append({"kind": "gm", "line": cmd.line, "game": game.name, "map": game.map_name,
                           "action": action, "phase": str(game.phase), "deadline": game.schedule.deadline,
-                          "timezone": game.settings.deadlines.timezone, **extra})
+                          "timezone": game.settings.deadlines.timezone, "status": turns.lifecycle(game),
+                          **extra})
 
     def notice_replies(self, s) -> list:
         """The mails for the notices this mail's commands made (at the end of
@@ -283,15 +314,55 @@ class GameCommands:
                           "timezone": game.settings.deadlines.timezone})
 
     # ---- the GM ----------------------------------------------------------------------
-    def _gm_command(self, s, cmd, action: str, run) -> None:
+    def _gm_command(self, s, cmd, action: str, run, phase: str | None = None) -> None:
+        """Run a GM command. One that moves the game on (:data:`PHASE_COMMANDS`)
+        is compare-and-set (issue 13 point 12): it is done only for the phase it
+        names (``phase``, e.g. ``PROCESS S1901M``) or, unnamed, unless the mail
+        repeats one done in the last :data:`REPEAT_WINDOW` after which the game
+        moved on (a mail sent twice); a refusal names the current phase."""
         game = self._as_gm(s, cmd)
         if game is None:
             return
         try:
+            if action in PHASE_COMMANDS:
+                self._written_for(s, game, action, cmd, phase)
             notices, extra = run(game)
         except (GameError, ValueError) as e:
             return self._refused(s, cmd, e)
+        if action in PHASE_COMMANDS:
+            self._record_act(s, game)
         self._gm_done(s, cmd, game, action, notices, **extra)
+
+    def _written_for(self, s, game, action: str, cmd, phase: str | None) -> None:
+        """Raises GameError (``phase_moved``/``repeated``) when the command is
+        not for the game as it stands (see :meth:`_gm_command`). A repeat is
+        the same mail from the same GM, less than :data:`REPEAT_WINDOW` after
+        the first was done, with the game as the first left it: same phase and
+        deadline, and no orders written since — what a mail sent twice finds.
+        (Once players have ordered in the new phase, the same words mean it.)"""
+        current = str(game.phase)
+        retry = RETRY[action].format(phase=current, line=cmd.line)
+        if phase is not None:
+            if phase != current:
+                raise GameError.of("phase_moved", game=game.name, phase=phase, current=current, retry=retry)
+            return
+        digest, now = _mail_digest(s.mail), s.now
+        deadline = game.schedule.deadline.isoformat() if game.schedule.deadline else ""
+        for mark, left_at, left_deadline, at, key, orders in game.schedule.acted:
+            when = datetime.fromisoformat(at)
+            if mark != digest or key == s.mail.key or now - when >= REPEAT_WINDOW:
+                continue
+            if (left_at, left_deadline, orders) == (current, deadline, _order_count(game)):
+                raise GameError.of("repeated", game=game.name, at=when.strftime("%H:%M UTC"), current=current,
+                                   retry=retry)
+
+    def _record_act(self, s, game) -> None:
+        """Note the game as this mail's command left it (see :meth:`_written_for`)."""
+        kept = tuple(a for a in game.schedule.acted if s.now - datetime.fromisoformat(a[3]) < REPEAT_WINDOW)
+        deadline = game.schedule.deadline
+        mark = (_mail_digest(s.mail), str(game.phase), deadline.isoformat() if deadline else "",
+                s.now.isoformat(), s.mail.key, _order_count(game))
+        game.schedule = dataclasses.replace(game.schedule, acted=(kept + (mark,))[-ACTED_KEPT:])
 
     def _set_deadline(self, s, cmd) -> None:
         when = self._as_gm(s, cmd) and self._time(s, cmd, " ".join(cmd.args), "SET DEADLINE")
@@ -324,7 +395,11 @@ class GameCommands:
         def run(game):
             step = master.process_now(game, s.now)
             return step.notices, {"processed": [r.phase for r in step.records]}
-        self._gm_command(s, cmd, "process", run)
+        try:
+            phase = master.phase_name(cmd.args[0]) if cmd.args else None    # PROCESS S1901M (njudge's form)
+        except GameError as e:
+            return self._refused(s, cmd, e)
+        self._gm_command(s, cmd, "process", run, phase)
 
     def _rollback(self, s, cmd) -> None:
         def run(game):
