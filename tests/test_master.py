@@ -83,7 +83,7 @@ def test_rollback_restores_position_orders_and_standing_lists():
     master.rollback(g, "S1901M", T0 + 5 * H)
     assert g.history == () and g.standing == {}
     assert RetreatPreference("A", "mar", ("gas", "spa")) in [e.order for e in g.orders["France"]]
-    with pytest.raises(GameError, match="no phase W1905A"):
+    with pytest.raises(GameError, match="no adjudicated phase W1905A"):
         master.rollback(g, "W1905A", T0)
     with pytest.raises(GameError, match="not a phase name"):
         master.rollback(g, "summer", T0)
