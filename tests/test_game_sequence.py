@@ -123,7 +123,7 @@ def test_history_is_immutable_and_records_everything():
     with pytest.raises(AttributeError):
         rec.phase = "X"
     assert g.record("s1901m") is rec
-    with pytest.raises(GameError, match="no phase F1905M"):
+    with pytest.raises(GameError, match="no adjudicated phase F1905M"):
         g.record("F1905M")
 
 
