@@ -122,7 +122,7 @@ def test_two_powers_reaching_n_in_the_same_fall_share_the_win(solo_rule):
     step(game, 0, France=[Move("A", "bur", "bel")], Germany=[Move("A", "ruh", "hol")])
     r = game.ending.result
     assert r.kind == "solo" and r.sides == (("France",), ("Germany",)) and r.shared
-    assert points(game)["France"] == points(game)["Germany"] == 10 + 10
+    assert points(game)["France"] == points(game)["Germany"] == 10       # a shared win: no solo +10
 
 
 def test_two_powers_reaching_n_under_continue_play_on_until_one_wins():

@@ -43,8 +43,8 @@ def ended() -> Game:
 def test_english(ended):
     text = final_text(ended, "en", "Asia/Shanghai")
     lines = text.splitlines()
-    assert lines[0] == ("Game g is over (Winter 1905 Adjustment (W1905A), "
-                        "2026-03-01 20:00 Asia/Shanghai = 2026-03-01 12:00 UTC).")
+    assert lines[0] == ("Game g is over after Fall 1905 Movement (F1905M) "
+                        "(2026-03-01 20:00 Asia/Shanghai = 2026-03-01 12:00 UTC).")
     assert lines[1] == "The alliance of England and France wins jointly with 20 supply centres."
     assert "England: F Hol, F StP/sc" in lines
     assert "Italy: A Rom" in lines and "Austria: no units" in lines
@@ -72,7 +72,7 @@ def test_simplified_and_traditional_chinese(ended):
     hant = final_text(ended, "zh-hant")
     assert "英國和法國聯盟以20個資源點共同獲勝。" in hant
     assert "義大利：扣除所有分數、獎勵和獎項，另罰3分（未交指令：F1905M）。" in hant
-    assert "1905年冬季調整階段 W1905A" in hant
+    assert "遊戲 g 在1905年秋季行動階段 F1905M之後結束（2026-03-01 12:00 UTC）。" in hant
 
 
 def test_other_endings_and_systems():
@@ -99,6 +99,7 @@ def test_the_game_over_notice_carries_language_neutral_data(ended):
     notice = game_over_notice(ended)
     assert notice.kind == "game_over" and notice.to == (PLAYERS, OBSERVERS, GM)
     assert notice.key == "g:W1905A:game_over"
+    assert notice.data["phase"] == "F1905M" and notice.data["ended"] == "after"
     data = notice.data
     assert data == final_data(ended)
     assert data["result"]["kind"] == "alliance" and data["result"]["sides"] == [["England", "France"]]

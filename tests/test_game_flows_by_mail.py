@@ -124,7 +124,7 @@ def ids(mails, subject: str) -> set[str]:
     return {str(m["Message-ID"]) for m in mails if str(m["Subject"]) == subject}
 
 
-OVER_1901 = "Diplomacy game over g S1902M"
+OVER_1901 = "Diplomacy game over g F1901M"
 
 
 def test_rollback_of_a_finished_game_waits_for_orders_again_and_mails_every_new_result(judge):
@@ -421,3 +421,69 @@ def test_list_gm_replies_and_status_show_the_games_lifecycle(judge, tmp_path, ca
     assert "Status: the game is over: a draw, during S1901M." in text
     assert "  g: Italy, Spring 1901 Movement, the game is over" in text
     assert "state: finished (draw, during S1901M)" in status()
+
+
+# ---- point 8: the end of the game, consistent --------------------------------------------------
+def test_the_final_mails_agree_on_the_phase_and_list_no_adjustments_after_the_end(judge):
+    """end_year=1901: the game ends after Fall 1901. Germany took Denmark, so a
+    Winter would have had a build, but no Winter is played: the last results
+    mail lists no adjustments, then says the game is over; the final report's
+    subject and body name the same phase, F1901M; LIST says it is over."""
+    judge.mail(GM, "SIGNON g gmsecret\nSET end_year=1901\n")
+    judge.mail(addr("Germany"), signon("Germany") + "F Kie - Den\n")
+    judge.mail(GM, "SIGNON g gmsecret\nPROCESS\n")
+    mails = judge.mail(GM, "SIGNON g gmsecret\nPROCESS F1901M\n")
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy results g F1901M")
+                                 + each(EVERYONE, "Diplomacy game over g F1901M"))
+    results = next(t for t in to(mails)[addr("France")] if "adjudicated" in t)
+    assert "Adjustments due" not in results and "The game is over." in results
+    report = next(t for t in to(mails)[addr("France")] if "is over after" in t)
+    assert "Game g is over after Fall 1901 Movement (F1901M) (2025-01-06 12:00 UTC)." in report
+    assert "The game ended after Fall 1901; Germany and Russia share the most supply centres (4) and the win." \
+        in report
+    # tie=share: a shared win is 平手, not a win alone: no solo +10
+    assert "Russia: 4 SCs, 4 points, 2000k coins (SCs 4, leader's reward +2000k)" in report
+    assert "Germany: 4 SCs, 4 points, 2000k coins (SCs 4, leader's reward +2000k)" in report
+    assert "Status: the game is over: most supply centres after the last year, after F1901M." in \
+        to(judge.mail(addr("Italy"), "LIST g\n"))[addr("Italy")][0]
+
+
+def test_draw_size_scoring_names_no_share_for_those_outside_the_draw(judge):
+    judge.mail(GM, "SIGNON g gmsecret\nSET scoring=dss\n")
+    mails = judge.mail(GM, "SIGNON g gmsecret\nEND DRAW France England\n")
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy game over g S1901M"))
+    report = to(mails)[addr("Italy")][0]
+    assert "Game g is over: it ended during Spring 1901 Movement (S1901M)" in report
+    assert "France: 3 SCs, 50 points (share of the win +50)" in report
+    assert "Italy: 3 SCs, 0 points (not a winner)" in report and " 0 points (share of the win" not in report
+
+
+def test_tied_winners_get_no_solo_bonus_and_a_concession_bonus_is_the_gms_setting(judge):
+    """Under tie=share two powers reaching the solo count together share the
+    win: 平手 in the classic text, not winners alone, so no +10 (Appendix 2's
+    独立获胜). Then a second game: concession_bonus=no, and every other power
+    concedes to Russia: no +10 either."""
+    judge.mail(GM, "SIGNON g gmsecret\nSET solo=5 tie=share\n")
+    put_position(judge, "F1901M", {"bur": ("France", "A"), "ruh": ("Germany", "A")},
+                 {"spa": "France", "den": "Germany"})
+    judge.mail(addr("France"), signon("France") + "A Bur - Bel\n")
+    judge.mail(addr("Germany"), signon("Germany") + "A Ruh - Hol\n")
+    mails = judge.mail(GM, "SIGNON g gmsecret\nPROCESS\n")
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy results g F1901M")
+                                 + each(EVERYONE, "Diplomacy game over g F1901M"))
+    report = next(t for t in to(mails)[GM] if "is over after" in t)
+    assert "France and Germany reached 5 supply centres at the same time and share the win." in report
+    assert "France: 5 SCs, 5 points, 2000k coins (SCs 5, leader's reward +2000k)" in report
+    assert "Germany: 5 SCs, 5 points, 2000k coins (SCs 5, leader's reward +2000k)" in report
+    assert "solo win" not in report
+
+    judge.mail(GM, "CREATE h gmsecret concession_bonus=no\n")
+    for p in POWERS:
+        judge.mail(addr(p), f"JOIN h pw-{p.lower()} {p}\n")
+    for p in POWERS:
+        if p != "Russia":
+            mails = judge.mail(addr(p), f"SIGNON h pw-{p.lower()}\nCONCEDE Russia\n")
+    assert sent(mails) == sorted([(addr("Turkey"), "Re: cmd")] + each(EVERYONE, "Diplomacy game over h S1901M"))
+    report = to(mails)[GM][0]
+    assert "The other powers conceded the game to Russia, who wins." in report
+    assert "Russia: 4 SCs, 4 points, 2000k coins (SCs 4, leader's reward +2000k)" in report

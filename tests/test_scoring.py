@@ -61,7 +61,21 @@ def test_house_draw_and_shared_win():
     drawn = score("house", board, result("draw", ("England", "France", "Russia")))
     assert points(drawn) == board
     shared = score("house", board, result("most_centres_at_phase", ("France",), ("Russia",)))
-    assert points(shared) == board | {"France": 21, "Russia": 21}
+    assert points(shared) == board          # tied winners are 平手, not winners alone: no +10 (issue 13 point 8)
+
+
+def test_house_concession_bonus_is_the_gms_setting():
+    board = counts(France=12, Russia=9, Turkey=7)
+    conceded = result("concession", ("France",))
+    assert score("house", board, conceded)["France"].points == 22
+    assert score("house", board, conceded, concession_bonus=False)["France"].points == 12
+
+
+def test_dss_scores_the_others_as_not_winners_not_as_a_share():
+    board = counts(England=12, France=11, Russia=11)
+    drawn = score("dss", board, result("draw", ("England", "France")))
+    assert [i.code for i in drawn["Russia"].items] == ["no_share"] and drawn["Russia"].points == 0
+    assert [i.code for i in drawn["France"].items] == ["share"] and drawn["France"].points == 50
 
 
 def test_passive_player_forfeits_everything_and_is_fined():

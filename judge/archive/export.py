@@ -90,7 +90,7 @@ def export_game(game: Game) -> dict:
             "kind": end["result"]["kind"], "sides": end["result"]["sides"],
             "winners": sorted({p for side in end["result"]["sides"] for p in side}),
             "shared": end["result"]["shared"], "reason": end["result"]["reason"],
-            "phase": end["phase"], "at": time_to_str(end["at"])},
+            "phase": game.ending.result.phase, "at": time_to_str(end["at"])},
         "scores": None if end is None else end["scores"],
     }
 

@@ -48,7 +48,8 @@ SYSTEMS = {HOUSE: N_("house rules, Appendix 2"), DSS: N_("draw-size scoring"),
 ITEMS = {"centres": N_("SCs"), "solo_bonus": N_("solo win"), "alliance_bonus": N_("alliance win"),
          "leader_reward": N_("leader's reward"), "best_strategy": N_("best strategy"),
          "best_diplomacy": N_("best diplomacy"), "passive_forfeit": N_("forfeited (passive)"),
-         "passive_fine": N_("fine"), "share": N_("share of the win"), "solo": N_("solo"),
+         "passive_fine": N_("fine"), "share": N_("share of the win"), "no_share": N_("not a winner"),
+         "solo": N_("solo"),
          "squares": N_("sum of squares"), "participation": N_("participation"),
          "place_bonus": N_("place bonus"), "advisor": N_("advisor")}
 """Score items (:class:`judge.rules.scoring.ScoreItem` codes)."""

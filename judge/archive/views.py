@@ -196,7 +196,9 @@ def phase_view(game: Game, phase: str, lang: str = "en") -> PhaseView:
         results=tuple(rec.results), orders=_orders(game, rec, names, lang),
         dislodged=_dislodged(after, names, lang), centres=centres, unowned=unowned,
         sc_changed=_ends_fall(rec),
-        adjustments=_adjustments(game, after, names, lang) if after.phase.endswith("A") else (),
+        # the game ended after this phase: no Winter is played, so no adjustments are due
+        adjustments=_adjustments(game, after, names, lang)
+        if after.phase.endswith("A") and not (game.finished and rec is game.history[-1]) else (),
         next_phase=after.phase, next_title=phase_title(after.phase, lang), random_seed=rec.random_seed)
 
 

@@ -27,8 +27,10 @@ _LANGS = ("en", "zh-hans", "zh-hant")
 
 # key -> (English, simplified Chinese, traditional Chinese)
 _TEXT = {
-    "over": ("Game {game} is over ({phase}, {when}).",
-             "游戏 {game} 已结束（{phase}，{when}）。", "遊戲 {game} 已結束（{phase}，{when}）。"),
+    "over:after": ("Game {game} is over after {phase} ({when}).",
+                   "游戏 {game} 在{phase}之后结束（{when}）。", "遊戲 {game} 在{phase}之後結束（{when}）。"),
+    "over:during": ("Game {game} is over: it ended during {phase} ({when}).",
+                    "游戏 {game} 在{phase}期间结束（{when}）。", "遊戲 {game} 在{phase}期間結束（{when}）。"),
     SOLO: ("{winners} wins alone with {n} supply centres.",
            "{winners}以{n}个资源点独立获胜。", "{winners}以{n}個資源點獨立獲勝。"),
     SOLO + "+": ("{winners} reached {need} supply centres at the same time and share the win.",
@@ -95,6 +97,7 @@ _TEXT = {
     "i:passive_forfeit": ("forfeited (passive)", "消极游戏扣除", "消極遊戲扣除"),
     "i:passive_fine": ("fine", "罚分", "罰分"),
     "i:share": ("share of the win", "胜利份额", "勝利份額"),
+    "i:no_share": ("not a winner", "未获胜", "未獲勝"),
     "i:solo": ("solo", "独立获胜", "獨立獲勝"),
     "i:squares": ("sum of squares", "平方和", "平方和"),
     "i:participation": ("participation", "参与", "參與"),
@@ -180,8 +183,10 @@ def _when(moment, tz: str) -> str:
 
 def final_data(game: Game) -> dict:
     """The end of a finished ``game`` as plain data (codes, numbers, UTC
-    datetimes; no text). Keys: ``game``, ``map``, ``timezone``, ``phase`` and
-    ``at`` (where and when it ended), ``result`` (``kind``, ``sides``,
+    datetimes; no text). Keys: ``game``, ``map``, ``timezone``, ``phase``,
+    ``ended`` and ``at`` (where and when it ended: ``"after"`` the phase
+    whose adjudication ended it, or ``"during"`` the phase it was ended in,
+    :func:`end_phase`), ``result`` (``kind``, ``sides``,
     ``shared``, ``reason`` — an English sentence for logs), ``solo_centres``,
     ``end_year`` (the last Fall played, for an end after a given year),
     ``end_at``, ``powers`` (map order), ``units`` ``{power: [[type, location]]}``,
@@ -201,9 +206,10 @@ def final_data(game: Game) -> dict:
     for sc in sorted(gm.supply_centres):
         centres.setdefault(pos.sc_owners.get(sc, ""), []).append(sc)
     record = nmr_record(game)
+    ended, last = end_phase(game)
     return {
         "game": game.name, "map": game.map_name, "timezone": game.settings.deadlines.timezone,
-        "phase": result.phase, "at": result.at,
+        "phase": last, "ended": ended, "at": result.at,
         "result": {"kind": result.kind, "sides": [list(side) for side in result.sides],
                    "shared": result.shared, "reason": result.reason},
         "solo_centres": game.settings.victory.solo_centres,
@@ -264,7 +270,8 @@ def render_final(data: dict, lang: str = "en", tz: str | None = None) -> str:
     counts, result = data["counts"], data["result"]
     held = sum(counts[p] for p in result["sides"][0])
     key = result["kind"] + ("+" if result["shared"] and result["kind"] in (SOLO, ALLIANCE, AT_PHASE, AT_TIME) else "")
-    lines = [w("over", game=data["game"], phase=w.phase(data["phase"]), when=_when(data["at"], tz)),
+    lines = [w("over:" + data.get("ended", "during"), game=data["game"], phase=w.phase(data["phase"]),
+               when=_when(data["at"], tz)),
              w(key, winners=w.sides(result["sides"]), n=held, need=data["solo_centres"],
                year=data["end_year"], end=_when(data["end_at"], tz) if data["end_at"] else ""), ""]
     lines.append(w("position"))

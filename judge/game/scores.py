@@ -134,7 +134,8 @@ def final_scores(game: "Game") -> dict[str, Score]:
         extras = ScoreExtras(dict(game.ending.passive),
                              {a: o.winners for a, o in award_outcomes(game).items()})
     try:
-        return score(game.settings.scoring.system, game.sc_counts(), result, extras)
+        return score(game.settings.scoring.system, game.sc_counts(), result, extras,
+                     concession_bonus=game.settings.scoring.concession_bonus)
     except ValueError as e:
         raise GameError(str(e)) from None
 

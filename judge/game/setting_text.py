@@ -23,6 +23,7 @@ and their values:
 ``scoring``                 ``house``, ``dss``, ``sum_of_squares``, ``c_diplo`` (§5)
 ``awards``                  ``gm`` (the GM names them) or ``vote`` (the leaders vote)
 ``award_tie``               ``gm_decides``, ``share``, ``most_centres``
+``concession_bonus``        ``yes``/``no``: the house +10 for a power the others concede to
 ``award_window``            how long the leaders' award vote stays open after the end
                             (``72h``; it closes earlier once every leader voted for both)
 ``timezone``                IANA zone of the deadlines (``Europe/Paris``; issue 4)
@@ -233,6 +234,7 @@ KEYS = {
     "awards": ("scoring", "awards", _word),
     "award_tie": ("scoring", "award_tie_rule", _word),
     "award_window": ("scoring", "award_window_hours", length_of),
+    "concession_bonus": ("scoring", "concession_bonus", _flag),
     "timezone": ("deadlines", "timezone", _zone),
     "grace": ("deadlines", "grace_hours", length_of),
     "reminders": ("deadlines", "reminders", _hours_list),

@@ -24,12 +24,18 @@ Systems (:data:`SYSTEMS`):
 
 Decisions where the texts leave room:
 
-* Which results count as a win. House: the +10 goes to every winner of a
-  ``"solo"``, ``"most_centres_at_phase"``, ``"most_centres_at_time"`` or
-  ``"concession"`` result (each a power winning alone, 独立获胜; with the tie
-  rule "share" every tied winner gets it), the +6 to every member of a winning
-  alliance, nothing extra for a draw. DSS: the result's winners share the 100
-  (an alliance win is a two-way share). Sum-of-squares and C-Diplo are
+* Which results count as a win. House: the +10 goes to the winner of a
+  ``"solo"``, ``"most_centres_at_phase"`` or ``"most_centres_at_time"``
+  result won alone — 独立获胜, winning alone. Tied winners sharing a win
+  (tie rule "share") get no +10: the classic text calls them 平手 ("符合條件者
+  皆平手", tied), not winners alone, and the house text never shares a win (it
+  plays on), so neither text allows the bonus there (issue 13 point 8). A
+  concession is in neither text: the power conceded to is the only winner,
+  which reads as 独立获胜, but it met no victory condition — both readings
+  stand, so it is the GM's setting ``concession_bonus`` (default yes: the
+  +10). The +6 goes to each member of the winning alliance — not to
+  alliances tied under "share", 平手 as well; nothing extra for a draw. DSS: the result's winners share the 100 (an alliance win is a
+  two-way share); everyone else scores 0 (item ``no_share``, not "a share"). Sum-of-squares and C-Diplo are
   centre-count systems: only a single winner of a ``"solo"`` or
   ``"concession"`` scores as a solo; every other end (draw, alliance, end of
   year, end time, shared win) is scored by centres.
@@ -84,14 +90,18 @@ class ScoringSettings:
     ``award_window_hours``: how long after the end of the game the leaders'
     award vote stays open (it closes earlier once every leader has voted for
     both awards; Appendix 2: the awards are chosen 游戏结束时, at the end of
-    the game). Raises ValueError for an unknown value."""
+    the game); ``concession_bonus``: the house +10 for a power the others
+    conceded to (see the module doc). Raises ValueError for an unknown value."""
 
     system: str = HOUSE
     awards: str = "gm"
     award_tie_rule: str = "gm_decides"
     award_window_hours: float = 72.0
+    concession_bonus: bool = True
 
     def __post_init__(self) -> None:
+        if not isinstance(self.concession_bonus, bool):
+            raise ValueError("concession_bonus must be true or false")
         _choice(self.system, SYSTEMS, "system")
         _choice(self.awards, AWARD_MODES, "awards")
         _choice(self.award_tie_rule, AWARD_TIE_RULES, "award_tie_rule")
@@ -119,7 +129,8 @@ class ScoreItem:
     ``alliance_bonus``, ``leader_reward``, ``best_strategy``,
     ``best_diplomacy``, ``passive_forfeit``, ``passive_fine``, ``share``
     (DSS), ``solo`` (100 for a solo), ``squares`` (sum-of-squares),
-    ``participation``, ``place_bonus`` (C-Diplo), ``advisor``."""
+    ``participation``, ``place_bonus`` (C-Diplo), ``advisor``, ``no_share``
+    (DSS: not among the winners)."""
 
     code: str
     points: float = 0
@@ -164,10 +175,11 @@ class ScoreExtras:
 
 
 def score(system: str, final_counts: Mapping[str, int], result: VictoryResult,
-          extras: ScoreExtras | None = None) -> dict[str, Score]:
+          extras: ScoreExtras | None = None, *, concession_bonus: bool = True) -> dict[str, Score]:
     """Score every power of ``final_counts`` (``{power: SCs at the end}``) for
     the game ``result`` under ``system`` (``RULES.md`` §5, see the module
-    docstring). Returns ``{power: Score}``. Raises ValueError for an unknown
+    docstring; ``concession_bonus``: the house +10 for a concession's
+    winner). Returns ``{power: Score}``. Raises ValueError for an unknown
     system, a winner or extras power not in ``final_counts``, an unknown award,
     a negative fine, or extras given to a system other than ``"house"``."""
     _choice(system, SYSTEMS, "scoring system")
@@ -178,10 +190,11 @@ def score(system: str, final_counts: Mapping[str, int], result: VictoryResult,
     if system != HOUSE and extras:
         raise ValueError(f"passive fines and awards belong to the house system, not {system}")
     if system == HOUSE:
-        items = _house(final_counts, result, extras)
+        items = _house(final_counts, result, extras, concession_bonus)
     elif system == DSS:
         share = GAME_POINTS / len(result.winners)
-        items = {p: [ScoreItem("share", share if p in result.winners else 0)] for p in final_counts}
+        items = {p: [ScoreItem("share", share) if p in result.winners else ScoreItem("no_share")]
+                 for p in final_counts}
     elif _single_solo(result):
         items = {p: [ScoreItem("solo", GAME_POINTS if p in result.winners else 0)] for p in final_counts}
     elif system == SUM_OF_SQUARES:
@@ -195,8 +208,8 @@ def _single_solo(result: VictoryResult) -> bool:
     return result.kind in (SOLO, CONCESSION) and len(result.winners) == 1
 
 
-def _house(counts: Mapping[str, int], result: VictoryResult,
-           extras: ScoreExtras) -> dict[str, list[ScoreItem]]:
+def _house(counts: Mapping[str, int], result: VictoryResult, extras: ScoreExtras,
+           concession_bonus: bool) -> dict[str, list[ScoreItem]]:
     for award, powers in extras.awards.items():
         _choice(award, AWARDS, "award")
         _known(powers, counts, f"{award} award")
@@ -204,9 +217,11 @@ def _house(counts: Mapping[str, int], result: VictoryResult,
     items = {}
     for power, n in counts.items():
         lines = [ScoreItem("centres", n)]
-        if power in result.winners and result.kind in _LONE_WINS:
+        alone = result.kind in _LONE_WINS and not result.shared and \
+            (result.kind != CONCESSION or concession_bonus)
+        if power in result.winners and alone:
             lines.append(ScoreItem("solo_bonus", SOLO_BONUS))
-        if power in result.winners and result.kind == ALLIANCE:
+        if power in result.winners and result.kind == ALLIANCE and not result.shared:
             lines.append(ScoreItem("alliance_bonus", ALLIANCE_BONUS))
         lines.append(ScoreItem("leader_reward", coins=LEADER_COINS))
         lines += [ScoreItem(a, coins=AWARD_COINS) for a in AWARDS if power in extras.awards.get(a, ())]
