@@ -487,3 +487,89 @@ def test_tied_winners_get_no_solo_bonus_and_a_concession_bonus_is_the_gms_settin
     report = to(mails)[GM][0]
     assert "The other powers conceded the game to Russia, who wins." in report
     assert "Russia: 4 SCs, 4 points, 2000k coins (SCs 4, leader's reward +2000k)" in report
+
+
+# ---- point 6: CREATE ... preset=house ------------------------------------------------------------
+@pytest.fixture
+def house(tmp_path):
+    j = Judge(tmp_path)
+    mails = j.mail(GM, "CREATE g gmsecret preset=house grace=0 reminders=none\n")
+    j.created = to(mails)[GM][0]
+    for p in POWERS:
+        j.mail(addr(p), f"JOIN g pw-{p.lower()} {p}\n")
+    return j
+
+
+def test_preset_house_sets_every_house_rule_and_names_each_in_the_reply(house, tmp_path):
+    text = house.created
+    for line in ("  solo_rule=most           §4 a: at any time, the power with the most supply centres",
+                 "  alliance=18              §4 b: a two-power alliance",
+                 "  tie=continue             §4: when two or more powers or alliances meet a condition at once",
+                 "  retreat_preferences=yes  §10, Appendix 1: standing retreat lists",
+                 "  priority_lists=yes       §11, Appendix 1: build and disband lists",
+                 "  default_retreat=house    §10: a dislodged unit without a usable order retreats by the GM's rule",
+                 "  default_disband=house    §11: removals nobody ordered",
+                 "  combined_orders=no       opening paragraph: the online version plays five phases a year",
+                 "  extra_removals=yes       opening paragraph: no voluntary disband",
+                 "  scoring=house            Appendix 2:", "  awards=vote              Appendix 2: best strategy",
+                 "Not set: §4 c, the power with the most supply centres after Fall of a year you name wins alone"):
+        assert line in text, line
+    settings = house.game()["settings"]
+    assert settings["rules"] == "datc"                     # the adjudication profile is another setting
+    assert settings["victory"]["tie_rule"] == "continue" and settings["house"]["extra_removals"] is True
+    other = Judge(tmp_path / "zh")
+    text = to(other.mail("gm2@example.org", "创建 h pw2pw 预设=房规 alliance=20\n"))["gm2@example.org"][0]
+    assert "preset=house 设定的简体房规（其后的 键=值 可修改其中一项）：" in text
+    assert "  alliance=20              第4条 b：资源点数最多且不少于指定数目的两国联盟" in text
+    assert other.game("h")["settings"]["victory"]["alliance_centres"] == 20
+
+
+def test_house_retreat_lists_a_list_run_out_asks_the_gm_and_removals_beyond_those_due(house):
+    """Two French armies' lists both name Paris first: the one with no other
+    listed place gets Paris, the other its next (no bounce). The French fleet's
+    list names only an occupied sea: the GM is asked (§10: GM自主决定), with the
+    default the text's rule gives, and decides by BECOME. In Winter Germany,
+    short of centres, removes three units where two are due (the online rule);
+    Italy, not short, may remove none."""
+    units = {"bur": ("France", "A"), "gas": ("France", "A"), "wes": ("France", "F"),
+             "mun": ("Germany", "A"), "ruh": ("Germany", "A"), "spa": ("England", "A"), "mar": ("England", "A"),
+             "tys": ("Italy", "F"), "tun": ("Italy", "F"), "lyo": ("Italy", "F"),
+             "vie": ("Austria", "A"), "mos": ("Russia", "A"), "con": ("Turkey", "A")}
+    put_position(house, "F1901M", units, keep=False)
+    mails = house.mail(addr("France"), signon("France") + "勃艮第陆军优先撤退到巴黎、皮卡第\n加斯科涅陆军优先撤退到巴黎\n"
+                                                          "西地中海舰队优先撤退到里昂湾\n")
+    assert sent(mails) == [(addr("France"), "Re: cmd")]
+    house.mail(addr("Germany"), signon("Germany") + "A Mun - Bur\nA Ruh S A Mun - Bur\n")
+    house.mail(addr("England"), signon("England") + "A Spa - Gas\nA Mar S A Spa - Gas\n")
+    house.mail(addr("Italy"), signon("Italy") + "F Tys - Wes\nF Tun S F Tys - Wes\n")
+    mails = house.mail(GM, "SIGNON g gmsecret\nPROCESS\n")
+    assert sent(mails) == sorted([(GM, "Re: cmd"), (GM, "Diplomacy retreat list g F1901R")]
+                                 + each(EVERYONE, "Diplomacy results g F1901M"))
+    asked = next(t for t in to(mails)[GM] if "the GM then decides" in t)
+    assert "France: F Wes: its list Gulf of Lyon; open: Mid-Atlantic Ocean, North Africa, Spain (south coast)." in asked
+    assert "Unless you decide, it retreats by the text's rule (a)-(e) to Spain (south coast)." in asked
+    mails = house.mail(GM, "SIGNON g gmsecret\nBECOME France\nF Wes - Naf\n")
+    assert sent(mails) == [(GM, "Re: cmd")] and "F Wes - Naf" in to(mails)[GM][0]
+    mails = house.mail(GM, "SIGNON g gmsecret\nPROCESS F1901R\n")
+    results = to(mails)[addr("Austria")][0]
+    assert "France: A Gas - Par.  (from standing list)" in results
+    assert "France: A Bur - Pic.  (from standing list)" in results and "France: F Wes - Naf." in results
+    board = Game.from_dict(house.game(), lambda i: {}).position.units
+    assert {p: u.location for p, u in board.items() if u.power == "France"} == \
+        {"par": "par", "pic": "pic", "naf": "naf"}
+
+    put_position(house, "W1901A", {"ber": ("Germany", "A"), "mun": ("Germany", "A"), "kie": ("Germany", "F"),
+                                   "sil": ("Germany", "A"), "pru": ("Germany", "A"), "ven": ("Italy", "A"),
+                                   "rom": ("Italy", "A"), "nap": ("Italy", "F"), "vie": ("Austria", "A")},
+                 {"den": "England"}, keep=False)
+    mails = house.mail(addr("Germany"), signon("Germany") + "Remove A Sil\nRemove A Pru\nRemove A Ber\n")
+    reply = to(mails)[addr("Germany")][0]
+    assert "replaces" not in reply and "Germany must remove 2 units: 3 ordered." in reply
+    mails = house.mail(addr("Italy"), signon("Italy") + "Remove A Rom\n")
+    assert "Italy need not remove a unit" in to(mails)[addr("Italy")][0] or \
+        "need not remove" in to(mails)[addr("Italy")][0]
+    mails = house.mail(GM, "SIGNON g gmsecret\nPROCESS W1901A\n")
+    results = to(mails)[addr("Austria")][0]
+    assert "Germany: Disband A Sil.\nGermany: Disband A Pru.\nGermany: Disband A Ber." in results
+    board = Game.from_dict(house.game(), lambda i: {}).position.units
+    assert sorted(u.location for u in board.values() if u.power == "Germany") == ["kie", "mun"]

@@ -18,14 +18,25 @@ from ..rules.retreats import resolve_retreat_location
 
 
 def preferred_retreat(game_map: Map, dislodged: DislodgedUnit,
-                      preference: RetreatPreference) -> str | None:
+                      preference: RetreatPreference, avoid=frozenset()) -> str | None:
     """The first destination of a standing retreat list the unit may retreat to
-    (``RULES.md`` §3.1), as a location; None if none of them is open."""
-    for dest in preference.destinations:
-        loc, _why = resolve_retreat_location(game_map, dislodged.unit, dislodged.retreats, dest)
-        if loc:
+    (``RULES.md`` §3.1), as a location, leaving out the provinces ``avoid``
+    (where other units of the power retreat); None if none of them is open."""
+    for loc in open_places(game_map, dislodged, preference):
+        if province_of(loc) not in avoid:
             return loc
     return None
+
+
+def open_places(game_map: Map, dislodged: DislodgedUnit, preference: RetreatPreference | None) -> list[str]:
+    """The destinations of a standing retreat list the unit may retreat to, in
+    the list's order, as locations (empty without a list)."""
+    out = []
+    for dest in preference.destinations if preference else ():
+        loc, _why = resolve_retreat_location(game_map, dislodged.unit, dislodged.retreats, dest)
+        if loc and loc not in out:
+            out.append(loc)
+    return out
 
 
 def default_retreat(game_map: Map, position: Position, dislodged: DislodgedUnit,

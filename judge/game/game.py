@@ -213,7 +213,10 @@ class Game(EndOfGame):
         if self.phase.kind != "A":
             return None
         n = adjustments_due(self.map, self.position).get(power, 0)
-        return {"builds": max(n, 0), "removals": max(-n, 0)}
+        removals = max(-n, 0)
+        if removals and self.settings.house.extra_removals:      # a power short may remove more (online rule)
+            removals = len(self.position.units_of(power))
+        return {"builds": max(n, 0), "removals": removals}
 
     def _refusal(self, power: str, order):
         """Why ``order`` cannot be taken from ``power`` now: ``(English

@@ -150,11 +150,13 @@ def replace_power(game, power: str, password_hash: str, now: datetime) -> list[N
 
 def check_become(game, power: str) -> str:
     """``BECOME power``: the GM may enter orders for a power nobody plays, that
-    was abandoned, or that a NoNMR game waits for. Returns the power's name;
-    GameError otherwise."""
+    was abandoned, that a NoNMR game waits for, or whose standing retreat list
+    ran out in this retreat phase (the GM decides, text §10). Returns the
+    power's name; GameError otherwise."""
     power = game.power(power)
     waited_for = game.schedule.waiting and power in missing_powers(game)   # NoNMR: the game waits for it
-    if game.players[power].addresses and power not in game.schedule.abandoned and not waited_for:
+    asked = game.phase.kind == "R" and power in turns.gm_decides(game)     # its retreat list ran out
+    if game.players[power].addresses and power not in game.schedule.abandoned and not (waited_for or asked):
         raise GameError.of("has_player", power=power, map=game.map_name)
     return power
 

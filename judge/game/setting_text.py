@@ -11,6 +11,9 @@ and their values:
 ``default_retreat``         ``disband``, ``house`` (§3.3)
 ``default_disband``         ``datc``, ``house`` (§3.4)
 ``combined_orders``         ``yes``/``no`` (§3.5)
+``extra_removals``          ``yes``/``no``: a power short of centres may remove more units than due
+``preset``                  ``house`` (Chinese: ``预设=房规``): every house rule of the
+                            simplified-Chinese text (:data:`PRESETS`); pairs after it change it
 ``solo``                    SCs for a solo, or ``none`` (§4; default 18)
 ``solo_rule``               ``reach`` (every power with N) or ``most`` (most SCs and N)
 ``alliance``                combined SCs for a two-power alliance, or ``none``
@@ -204,7 +207,78 @@ def _press(settings: Settings, text: str) -> Settings:
     return replace(settings, press=replace(settings.press, allowed=mode[0], white=mode[1], grey=mode[2]))
 
 
+PRESETS = {
+    "house": (
+        # (key, value, code of the text's rule): the house rules of
+        # rules-zh-hans-with-appendices.txt, as that text says them. Where RULES.md
+        # reads it otherwise the text wins (GUIDE): see the notes at each line.
+        ("solo_rule", "most", "victory_solo"),          # §4 a: 资源点数最多且不少于指定数目的国家，独立获胜
+        ("solo", "18", "victory_count"),                # §4 注: the GM names N; the map's majority
+        ("alliance", "18", "victory_alliance"),         # §4 b: two-power alliance, most SCs and at least N
+        ("tie", "continue", "victory_tie"),             # §4: 游戏以年为单位顺延，直到出现唯一获胜国家或联盟
+        # The text's opening says its five-phase online version has no need of the lists
+        # (这样也就不存在优先撤退、优先建造、优先解散的概念了), while §10, §11 and Appendix 1
+        # keep them as optional orders (选择性命令); RULES.md 3.7 makes them defaults when
+        # nothing is ordered in the phase. The text forbids nothing there: the preset keeps
+        # them as optional defaults that any order of the phase beats (a GM who wants them
+        # gone sets retreat_preferences=no priority_lists=no).
+        ("retreat_preferences", "yes", "retreat_lists"),   # §10 and Appendix 1 (选择性命令)
+        ("priority_lists", "yes", "priority_lists"),    # §11 and Appendix 1: 优先建造 / 优先解散
+        # §10: a list run out: 由GM自主决定 (the GM decides), where RULES.md 3.1 only says the
+        # game's default applies; the text wins: the GM is asked (turns.lists_run_out) and the
+        # rule (a)-(e) of RULES.md 3.3 stands in if the GM does not decide — never a disband
+        ("default_retreat", "house", "gm_retreat"),     # §10: GM decides (a)-(e); a list run out: GM自主决定
+        ("default_disband", "house", "gm_disband"),     # §11: GM disbands (a) overseas (b) off SCs (c) random
+        # RULES.md 3.5 describes the text's old combined mode (disbands before builds, on the
+        # same SC); the text's opening says the online version plays five phases and allows no
+        # voluntary disband: the text's online version wins for the preset
+        ("combined_orders", "no", "five_phases"),       # opening: 网络版…每年有…五个回合
+        ("extra_removals", "yes", "online_removals"),   # opening: 你必须解散一支或多支部队…（当然也可以小于）
+        ("scoring", "house", "scoring"),                # Appendix 2: SCs, +10 alone, +6 alliance, 2000k each leader
+        ("awards", "vote", "awards"),                   # Appendix 2: 从各国元首中评选 (chosen among the leaders)
+        ("award_tie", "gm_decides", "award_tie"),       # Appendix 2 says nothing of ties: the GM decides
+    ),
+}
+"""Settings that come together (``preset=NAME``): ``{name: ((key, value,
+rule code), ...)}``; the rule codes name the text's rules in the reply to
+CREATE and SET (templates ``parts/created.txt``, ``parts/gm.txt``)."""
+PRESET_WORDS = {"house": "house", "房规": "house", "房規": "house", "网络版": "house", "網絡版": "house",
+                "網路版": "house", "家规": "house", "家規": "house"}
+
+
+def preset_of(text: str) -> str:
+    """The preset named ``text`` (``house``, ``房规``, ``网络版`` ...); ValueError."""
+    name = PRESET_WORDS.get(text.strip().lower())
+    if name is None:
+        raise ValueError(f"{text!r}: the presets are {', '.join(PRESETS)} (房规)")
+    return name
+
+
+def preset_reply(pairs: Iterable[str], settings: Settings) -> dict | None:
+    """What the reply to ``CREATE``/``SET`` says of a ``preset=`` among
+    ``pairs``: ``{"name", "lines": [(key, value, rule code)], "end_year"}`` —
+    every setting the preset made, with its value in ``settings`` (a later
+    pair may have changed it), and whether the text's year condition (§4 c)
+    is left for the GM to name. None without a preset (or for a bad one)."""
+    for pair in pairs:
+        key, eq, text = pair.partition("=")
+        if eq and _key_of(pair) == "preset":
+            try:
+                name = preset_of(text)
+            except ValueError:
+                return None
+            now = describe_settings(settings)
+            return {"name": name, "lines": [(k, now[k], code) for k, _v, code in PRESETS[name]],
+                    "end_year": settings.victory.end_year is None}
+    return None
+
+
+def _preset(settings: Settings, text: str) -> Settings:
+    return change_settings(settings, [f"{k}={v}" for k, v, _code in PRESETS[preset_of(text)]])
+
+
 SPECIAL = {
+    "preset": _preset,
     "movement": lambda s, text: _timing(s, "movement", text),
     "retreat": lambda s, text: _timing(s, "retreat", text),
     "adjustment": lambda s, text: _timing(s, "adjustment", text),
@@ -222,6 +296,7 @@ KEYS = {
     "default_retreat": ("house", "default_retreat", _word),
     "default_disband": ("house", "default_disband", _word),
     "combined_orders": ("house", "combined_orders", _flag),
+    "extra_removals": ("house", "extra_removals", _flag),
     "solo": ("victory", "solo_centres", _count),
     "solo_rule": ("victory", "solo_rule", _word),
     "alliance": ("victory", "alliance_centres", _count),
@@ -252,7 +327,7 @@ KEYS = {
     "absence_max": ("nmr", "absence_max_days", _days_of),
 }
 _ALIASES = {"solo_centres": "solo", "alliance_centres": "alliance", "tie_rule": "tie",
-            "system": "scoring", "award_tie_rule": "award_tie"}
+            "system": "scoring", "award_tie_rule": "award_tie", "预设": "preset", "預設": "preset"}
 
 
 def _key_of(pair: str) -> str:
@@ -269,7 +344,8 @@ def change_settings(settings: Settings, pairs: Iterable[str], tz: str | None = N
     ends at midnight in Shanghai). Returns new settings; raises ValueError
     naming the pair for an unknown key, a pair without ``=`` or a bad value
     (nothing is changed then)."""
-    for pair in sorted(pairs, key=lambda pair: _key_of(pair) != "timezone"):
+    # timezone= first, then preset= (so pairs after it change what it set), then the rest in order
+    for pair in sorted(pairs, key=lambda pair: {"timezone": 0, "preset": 1}.get(_key_of(pair), 2)):
         key, eq, text = pair.partition("=")
         key = _key_of(pair)
         if not eq or (key not in KEYS and key not in SPECIAL):

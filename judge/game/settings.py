@@ -41,6 +41,20 @@ class HouseRules:
       are resolved at once from the lists and adjustment orders sent with the
       movement orders; removals are applied before builds, so a power may remove
       a unit and build on the same home SC; a power may remove units it need not.
+    - ``extra_removals``: the online version of the simplified-Chinese text
+      (its opening paragraph: 你必须解散一支或多支部队以保证你的部队数与资源点数相同
+      （当然也可以小于）): a power short of centres may remove more units than it
+      must — a removal beyond those due is made, not taken for a replacement of
+      the first. A power that is not short still may not remove a unit (no
+      voluntary disband, except of a dislodged unit in a retreat phase).
+
+    Decided where the texts say nothing (issue 13 point 6): two units of one
+    power whose standing retreat lists name the same first open place do not
+    bounce there by their lists — each takes the first place of its list that
+    no other unit of its power retreats to (the unit with fewer open places on
+    its list chooses first, then board order); only units that can retreat to
+    nowhere else meet there and are destroyed (text §10 e). A written retreat
+    is never changed.
     """
 
     retreat_preferences: bool = True
@@ -48,6 +62,7 @@ class HouseRules:
     default_retreat: str = "disband"
     default_disband: str = "datc"
     combined_orders: bool = False
+    extra_removals: bool = False
 
     def __post_init__(self):
         if self.default_retreat not in RETREAT_DEFAULTS:

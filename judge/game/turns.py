@@ -30,6 +30,7 @@ that ends stops its clock and everyone gets the final report
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
@@ -248,7 +249,47 @@ def process(game, now: datetime) -> Step:
                              event_key(game, records[0].phase, "results")))
     if game.finished:
         notices.append(game_over_notice(game))
+    else:
+        notices += lists_run_out(game)
     return Step(list(records), notices)
+
+
+def lists_run_out(game) -> list[Notice]:
+    """At the start of a retreat phase, in a game with the GM's default retreat
+    (``default_retreat=house``): the dislodged units whose standing retreat
+    list names no place open to them. The simplified-Chinese text (§10) says
+    the GM then decides (GM自主决定), not that the unit disbands: the GM is
+    asked, with the unit's open retreats and the place the text's rule (a)-(e)
+    gives, which the judge takes if neither the player nor the GM (``BECOME``)
+    orders the retreat by the deadline. Empty otherwise."""
+    from . import defaults
+    from .territory import home_country
+    house = game.settings.house
+    if game.phase.kind != "R" or house.default_retreat != "house" or house.combined_orders:
+        return []
+    standing, units = game._standing_now(), []
+    for prov, d in sorted(game.position.dislodged.items()):
+        pref = standing[d.unit.power].retreats.get(prov)
+        if pref is None or defaults.open_places(game.map, d, pref):
+            continue
+        rng = random.Random(f"{game.seed}:{game.position.phase}")
+        state = rng.getstate()
+        choice = defaults.default_retreat(game.map, game.position, d, home_country(game.map_name)[d.unit.power], rng)
+        units.append({"power": d.unit.power, "unit": [d.unit.type, d.unit.location], "listed": list(pref.destinations),
+                      "options": sorted(d.retreats), "default": choice, "random": rng.getstate() != state})
+    if not units:
+        return []
+    s = game.schedule
+    return [Notice("retreat_gm", (GM,), {"game": game.name, "map": game.map_name, "phase": str(game.phase),
+                                         "units": units, "deadline": s.deadline,
+                                         "timezone": game.settings.deadlines.timezone},
+                   event_key(game, str(game.phase), "retreat_gm"))]
+
+
+def gm_decides(game) -> list[str]:
+    """The powers of the current retreat phase whose standing list ran out
+    (:func:`lists_run_out`): the GM may ``BECOME`` them to order the retreat."""
+    return sorted({u["power"] for n in lists_run_out(game) for u in n.data["units"]})
 
 
 def close_award_vote(game, now: datetime, by_gm: bool = False) -> list[Notice]:

@@ -11,7 +11,9 @@ ledger entry and the replies together.
 njudge's words where njudge has them (Chinese words in brackets)::
 
     HELP                               (帮助 幫助 说明 說明)
-    CREATE GAME PASSWORD [key=value..] (创建 創建 建立)  the sender becomes the GM
+    CREATE GAME PASSWORD [key=value..] (创建 創建 建立)  the sender becomes the GM;
+                                       preset=house (预设=房规): every house rule of
+                                       the simplified-Chinese text, named in the reply
     JOIN GAME PASSWORD [POWER]         (加入)            take a free power
     SIGNON GAME [PASSWORD]             (登录 登錄 登入 签到 簽到), njudge's
                                        ``SIGNON Fgame pw`` too; lines after it are orders
@@ -74,7 +76,7 @@ from ..game.game import NAME_RE
 from ..game.notices import GM, Notice
 from ..game.deadlines import adjustment_status
 from ..game.refusals import misspelt_order_word
-from ..game.setting_text import change_settings, describe_settings
+from ..game.setting_text import change_settings, describe_settings, preset_reply
 from ..game.press import is_press_start
 from ..game.roster import record_change
 from ..game.nmr import took_over
@@ -638,7 +640,8 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         s.results.append({"kind": "created", "line": cmd.line, "game": game.name, "map": game.map_name,
                           "phase": str(game.phase), "timezone": tz, "rules": settings.rules,
                           "deadline": game.schedule.deadline, "movement": described["movement"],
-                          "settings": textwrap.wrap(" ".join(f"{k}={v}" for k, v in described.items()), 72)})
+                          "settings": textwrap.wrap(" ".join(f"{k}={v}" for k, v in described.items()), 72),
+                          "preset": preset_reply(options, settings)})
 
     def _join(self, s: _Session, cmd: Command) -> None:
         if len(cmd.args) < 2:

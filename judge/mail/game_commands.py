@@ -44,7 +44,7 @@ from ..game.deadlines import local_to_utc, zone_of
 from ..game.final_report import final_data
 from ..game.notices import Notice, mailto, merged
 from ..game.press import read_press, route
-from ..game.setting_text import hours_of
+from ..game.setting_text import hours_of, preset_reply
 from ..maps import load_names
 from ..notation.names import name_index
 from .passwords import hash_password
@@ -439,7 +439,7 @@ class GameCommands:
         def run(game):
             notices = master.change(game, list(cmd.args), s.now)
             game.settings.check_map(game.map)
-            return notices, {"changes": list(cmd.args)}
+            return notices, {"changes": list(cmd.args), "preset": preset_reply(cmd.args, game.settings)}
         self._gm_command(s, cmd, "settings", run)
 
     @staticmethod
