@@ -573,3 +573,91 @@ def test_house_retreat_lists_a_list_run_out_asks_the_gm_and_removals_beyond_thos
     assert "Germany: Disband A Sil.\nGermany: Disband A Pru.\nGermany: Disband A Ber." in results
     board = Game.from_dict(house.game(), lambda i: {}).position.units
     assert sorted(u.location for u in board.values() if u.power == "Germany") == ["kie", "mun"]
+
+
+# ---- done when: a whole house-rules game to an alliance victory ---------------------------------
+def test_a_house_rules_game_by_mail_to_an_alliance_victory_scores_as_appendix_2_says(house):
+    """``preset=house``; France's leader takes an advisor; France and England
+    ally (英国 in Chinese: 结盟 法国) and reach 18 SCs together in Fall 1901;
+    the leaders vote France best strategy; the GM rules Turkey passive (fine 3)
+    and, the vote over with no diplomacy vote, names England best diplomacy.
+
+    By hand, Appendix 2 (附二：奖励与分数): every power scores its SCs; each
+    member of a winning alliance +6; every leader 2000k; each award +1200k; a
+    passive player forfeits all his points and coins and is fined; advisors
+    score nothing:
+
+    ======== ==== ========================== ===================================
+    power    SCs  points                     coins (k)
+    ======== ==== ========================== ===================================
+    England   12  12 + 6 = 18                2000 + 1200 (diplomacy) = 3200
+    France     6   6 + 6 = 12                2000 + 1200 (strategy)  = 3200
+    Russia     4   4                         2000
+    Austria    3   3                         2000
+    Italy      3   3                         2000
+    Turkey     3   3 - 3 (forfeit) - 3 = -3  2000 - 2000 (forfeit)   = 0
+    Germany    0   0                         2000 (a leader, though out)
+    advisor    -   0                         0
+    ======== ==== ========================== ===================================
+    """
+    everyone = sorted(EVERYONE + [ADV])                 # the advisor gets France's mail
+    mails = house.mail(addr("France"), signon("France") + f"幕僚 添加 {ADV}\n")
+    assert sent(mails) == sorted([(ADV, "Diplomacy advisor g"), (addr("France"), "Re: cmd")])
+    mails = house.mail(addr("France"), signon("France") + "ALLY England\n")
+    assert sent(mails) == [(addr("France"), "Re: cmd")]             # a reply goes to its sender only
+    mails = house.mail(addr("England"), signon("England") + "结盟 法国\n")
+    assert sent(mails) == [(addr("England"), "Re: cmd")]
+    assert "the alliance is in force" in to(mails)[addr("England")][0]
+
+    england = "edi lon lvp bel hol den nwy swe kie ber tun gre".split()
+    units = {p: v for p, v in LITTLE_BOARD.items() if p != "par"}
+    units.update({"bur": ("France", "A"), "ruh": ("France", "A"), "bre": ("France", "F"),
+                  "nap": ("Italy", "F"), "ank": ("Turkey", "F")})
+    owners = {sc: "England" for sc in england} | {"spa": "France", "por": "France"}
+    put_position(house, "F1901M", units, owners, keep=False)
+    mails = house.mail(addr("France"), signon("France") + "A Bur - Mun\nA Ruh S A Bur - Mun\n")
+    assert sent(mails) == [(addr("France"), "Re: cmd")]
+    mails = house.mail(GM, "SIGNON g gmsecret\nPROCESS F1901M\n")
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(everyone, "Diplomacy results g F1901M")
+                                 + each(everyone, "Diplomacy game over g F1901M"))
+    report = to(mails)[addr("Russia")][1]
+    assert "The alliance of England and France wins jointly with 18 supply centres." in report
+    assert "Best strategy: the leaders vote until 2025-01-09 12:00 UTC" in report and "1200k" not in report
+
+    for voter in POWERS:
+        choice = "England" if voter in ("France", "Germany") else "France"
+        mails = house.mail(addr(voter), signon(voter) + f"投票 最佳战略 {choice}\n")
+        assert sent(mails) == [(addr(voter), "Re: cmd")]
+    mails = house.mail(ADV, "SIGNON g\nVOTE BEST DIPLOMACY England\n")          # an advisor does not vote
+    assert "only the leader of France votes for awards; advisors do not" in to(mails)[ADV][0]
+    mails = house.mail(GM, "SIGNON g gmsecret\nPASSIVE Turkey 3\n")
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(everyone, "Diplomacy game over g F1901M"))
+    assert "1200k" not in to(mails)[addr("Italy")][0]                     # nothing shown before the close
+
+    house.now = T0 + timedelta(hours=72)
+    mails = house.work(phase="W1901A")                                    # the vote closes
+    assert sent(mails) == each(everyone, "Diplomacy game over g F1901M")
+    assert "Best strategy: France (votes: France 5, England 2)" in to(mails)[GM][0]
+    assert "Best diplomacy: to be named by the GM" in to(mails)[GM][0]
+    mails = house.mail(GM, "SIGNON g gmsecret\n颁奖 外交 英国\n")           # AWARD DIPLOMACY England
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(everyone, "Diplomacy game over g F1901M"))
+    report = to(mails)[ADV][0]
+    for line in (
+            "England: 12 SCs, 18 points, 3200k coins (SCs 12, alliance win +6, leader's reward +2000k, "
+            "best diplomacy +1200k)",
+            "France: 6 SCs, 12 points, 3200k coins (SCs 6, alliance win +6, leader's reward +2000k, "
+            "best strategy +1200k)",
+            "Russia: 4 SCs, 4 points, 2000k coins (SCs 4, leader's reward +2000k)",
+            "Austria: 3 SCs, 3 points, 2000k coins (SCs 3, leader's reward +2000k)",
+            "Italy: 3 SCs, 3 points, 2000k coins (SCs 3, leader's reward +2000k)",
+            "Turkey: 3 SCs, -3 points, 0k coins (SCs 3, leader's reward +2000k, forfeited (passive) -3 -2000k, "
+            "fine -3)",
+            "Germany: 0 SCs, 0 points, 2000k coins (SCs 0, leader's reward +2000k)",
+            "Best strategy: France (votes: France 5, England 2)",
+            "Best diplomacy: England (named by the GM)",
+            "Advisors score nothing: France 1."):
+        assert line in report, line
+    from judge.game.scores import person_scores
+    people = person_scores(Game.from_dict(house.game(), lambda i: {}))
+    assert (people[ADV].points, people[ADV].coins) == (0, 0)
+    assert (people[addr("England")].points, people[addr("England")].coins) == (18, 3200)
