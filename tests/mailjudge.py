@@ -85,6 +85,18 @@ class Judge:
         return self.store.get("games", name)
 
 
+def started(tmp_path, create: str, game: str = "g") -> Judge:
+    """A judge with game ``game`` made by the GM's mail ``create`` (``CREATE g
+    gmsecret ...``) and joined by one player per power (``JOIN g pw-france
+    France`` from ``france@example.org``, ...); the GM's answer to CREATE is
+    kept in ``judge.created``."""
+    j = Judge(tmp_path)
+    j.created = to(j.mail(GM, create + "\n"))[GM][0]
+    for p in POWERS:
+        j.mail(addr(p), f"JOIN {game} pw-{p.lower()} {p}\n")
+    return j
+
+
 def to(mails) -> dict[str, list[str]]:
     """``{recipient: [body text, ...]}`` of ``mails``."""
     out: dict[str, list[str]] = {}

@@ -12,18 +12,14 @@ import pytest
 from judge.game import Game
 from judge.rules.position import Position, Unit
 from judge.storage import load_game, save_game
-from mailjudge import GM, POWERS, T0, Judge, addr, each, sent, to
+from mailjudge import GM, POWERS, T0, Judge, addr, each, sent, started, to
 
 EVERYONE = [addr(p) for p in POWERS] + [GM]
 
 
 @pytest.fixture
 def judge(tmp_path):
-    j = Judge(tmp_path)
-    j.mail(GM, "CREATE g gmsecret grace=0 reminders=none\n")
-    for p in POWERS:
-        j.mail(addr(p), f"JOIN g pw-{p.lower()} {p}\n")
-    return j
+    return started(tmp_path, "CREATE g gmsecret grace=0 reminders=none")
 
 
 def signon(power: str) -> str:
@@ -492,12 +488,7 @@ def test_tied_winners_get_no_solo_bonus_and_a_concession_bonus_is_the_gms_settin
 # ---- point 6: CREATE ... preset=house ------------------------------------------------------------
 @pytest.fixture
 def house(tmp_path):
-    j = Judge(tmp_path)
-    mails = j.mail(GM, "CREATE g gmsecret preset=house grace=0 reminders=none\n")
-    j.created = to(mails)[GM][0]
-    for p in POWERS:
-        j.mail(addr(p), f"JOIN g pw-{p.lower()} {p}\n")
-    return j
+    return started(tmp_path, "CREATE g gmsecret preset=house grace=0 reminders=none")
 
 
 def test_preset_house_sets_every_house_rule_and_names_each_in_the_reply(house, tmp_path):

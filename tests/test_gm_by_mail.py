@@ -11,15 +11,12 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from mailjudge import GM, POWERS, T0, UTC, Judge, addr, to
+from mailjudge import GM, POWERS, T0, UTC, addr, started, to
 
 
 @pytest.fixture
 def judge(tmp_path):
-    j = Judge(tmp_path)
-    j.mail(GM, "CREATE g gmsecret grace=1d reminders=none\n")
-    for p in POWERS:
-        j.mail(addr(p), f"JOIN g pw-{p.lower()} {p}\n")
+    j = started(tmp_path, "CREATE g gmsecret grace=1d reminders=none")
     assert j.game()["schedule"]["deadline"] == (T0 + timedelta(days=2)).isoformat()
     return j
 
