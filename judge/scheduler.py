@@ -121,12 +121,12 @@ class DeadlineScheduler:
     def update(self, name: str, row: dict | None) -> None:
         """The writer changed game ``name`` (``row``: its wakeup row, None if it
         has no next event): plan it again."""
-        with self._lock:
-            self._planned.pop(name, None)
         if row is None:
+            with self._lock:
+                self._planned.pop(name, None)
             self._remove(name)
         else:
-            self._plan(name, row, False)
+            self._plan(name, row, False)        # the same event as planned: nothing to do
 
     def _plan(self, name: str, row: dict, startup: bool) -> int:
         when, end = next_event(row)

@@ -114,6 +114,8 @@ def register(sub) -> None:
     register_ending(gsub, common)
     from .game_gm import register_gm
     register_gm(gsub, common)
+    from .game_move import register_move
+    register_move(gsub, common)
 
 
 def data_dir(args) -> Path:

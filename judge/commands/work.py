@@ -129,4 +129,4 @@ class Commands:
 
 def _register_all() -> None:
     """Import the command modules, whose decorators fill the tables."""
-    from . import archive, game, game_end, game_gm  # noqa: F401
+    from . import archive, game, game_end, game_gm, game_move  # noqa: F401
