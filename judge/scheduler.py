@@ -91,10 +91,10 @@ class DeadlineScheduler:
     def start(self) -> None:
         """Rebuild the jobs from the wakeup index (past events enqueued at
         once, see module doc) and start the scheduler thread."""
-        self._scheduler.start()
-        count = self.rescan(startup=True)
+        count = self.rescan(startup=True)      # jobs added before the start go in at once
         self._scheduler.add_job(self.rescan, "interval", seconds=self.rescan_seconds, id="rescan",
                                 replace_existing=True)
+        self._scheduler.start()
         log.debug("scheduler: %d game(s) with a deadline", count)
 
     def stop(self) -> None:
