@@ -60,7 +60,8 @@ class Daemon:
                              language=cfg.judge.language, max_attempts=cfg.worker.max_attempts,
                              retry_delay=cfg.worker.retry_delay, ledger_days=cfg.worker.ledger_days,
                              clock=clock, ack=self._ack, send=self.sender.submit,
-                             timekeeper=Timekeeper(cfg.judge), changed=self._changed)
+                             timekeeper=Timekeeper(cfg.judge), changed=self._changed,
+                             templates=cfg.templates_dir)
         self.scheduler = DeadlineScheduler(self._load_games, self.worker.submit_work, clock,
                                            rescan_seconds=cfg.scheduler.rescan_seconds,
                                            changed_path=cfg.store_changed_path)

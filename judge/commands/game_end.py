@@ -10,6 +10,7 @@ for the running ``judge serve`` to mail (see :mod:`judge.commands.game`).
 from __future__ import annotations
 
 from ..game import master
+from ..text.words import phase_title
 from .game import _fail, _store, power_arg, update_game
 
 
@@ -51,7 +52,7 @@ def _ended(game, head: str) -> str:
     """``head``, and the final report when the game is over."""
     if not game.finished:
         return head
-    from ..game.final_report import final_text
+    from ..text.reports import final_text
     return f"{head}\n\n{final_text(game)}"
 
 
@@ -163,7 +164,7 @@ def run_check(args) -> int:
 
 def run_scores(args) -> int:
     from ..game import GameError
-    from ..game.final_report import final_text
+    from ..text.reports import final_text
     from ..storage import StoreError, load_game
     try:
         game = load_game(_store(args), args.name)
@@ -181,7 +182,7 @@ def standing_text(game) -> str:
     concession votes (all of them), award votes, passive rulings and the NMR record."""
     from ..game.scores import nmr_record
     end = game.ending
-    lines = [f"Game {game.name} is running: {game.phase.long_name} ({game.phase}).",
+    lines = [f"Game {game.name} is running: {phase_title(str(game.phase))} ({game.phase}).",
              "Supply centres: " + ", ".join(f"{p} {n}" for p, n in game.sc_counts().items())]
     if end.allies:
         lines.append("Alliance declarations: " + ", ".join(f"{p} -> {a}" for p, a in sorted(end.allies.items()))

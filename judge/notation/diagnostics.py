@@ -229,6 +229,18 @@ _TEMPLATES: dict[str, tuple[str, str, str]] = {
         "{power} need not remove a unit",
         "{power}不需要解散单位",
         "{power}不需要解散單位"),
+    "builds_used_up": (
+        "every build due ({count}) is ordered already",
+        "应建造的{count}个部队都已下令",
+        "應生產的{count}個單位都已下令"),
+    "removals_used_up": (
+        "every removal due ({count}) is ordered already",
+        "应解散的{count}个部队都已下令",
+        "應解散的{count}個單位都已下令"),
+    "unknown_location": (
+        "{location} is not on the map",
+        "地图上没有{location}",
+        "地圖上沒有{location}"),
     "illegal": (
         "{text}",
         "不合规则的命令：{text}",
