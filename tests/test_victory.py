@@ -39,13 +39,13 @@ def test_victory_check(case):
         assert check.result.sides == _sides(expect["result"]["sides"])
         assert check.result.phase == case["phase"]
         assert check.result.reason.code == check.result.kind
-        assert check.result.reason["sides"] == check.result.sides
+        assert check.result.reason.params["sides"] == check.result.sides
     else:
         assert check.result is None and not check.game_over
     if "tie" in expect:
         assert check.tie.kind == expect["tie"]["kind"]
         assert check.tie.sides == _sides(expect["tie"]["sides"])
-        assert check.tie.reason.code == check.tie.kind and check.tie.reason["sides"] == check.tie.sides
+        assert check.tie.reason.code == check.tie.kind and check.tie.reason.params["sides"] == check.tie.sides
     else:
         assert check.tie is None
 
@@ -85,7 +85,7 @@ def test_wall_clock_end_between_phases_uses_the_last_fall():
     check = check_victory(settings, counts, "S1905M", end + timedelta(hours=3))
     assert check.result.kind == "most_centres_at_time" and check.result.winners == ("Germany",)
     assert check.result.at == end + timedelta(hours=3)
-    assert check.result.reason["end_at"] == "2025-06-01T12:00:00+00:00"
+    assert check.result.reason.params["end_at"] == "2025-06-01T12:00:00+00:00"
 
 
 def test_conditions_due():

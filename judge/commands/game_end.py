@@ -10,6 +10,8 @@ for the running ``judge serve`` to mail (see :mod:`judge.commands.game`).
 from __future__ import annotations
 
 from ..game import master
+from ..text import english
+from ..text.reasons import tie_reason
 from ..text.words import phase_title
 from .game import _fail, _store, power_arg, update_game
 
@@ -77,7 +79,7 @@ def run_draw(args) -> int:
         power = power_arg(game, args.power)
         members = None if args.members is None else [power_arg(game, m) for m in args.members]
         result = game.draw(power, now, members)
-        return _ended(game, result.reason if result else f"{power} voted for a draw.")
+        return _ended(game, english(result.reason) if result else f"{power} voted for a draw.")
     return update_game(args, action)
 
 
@@ -93,7 +95,7 @@ def run_concede(args) -> int:
     def action(game, now):
         power, to = power_arg(game, args.power), power_arg(game, args.to)
         result = game.concede(power, to, now)
-        return _ended(game, result.reason if result else f"{power} conceded the game to {to}.")
+        return _ended(game, english(result.reason) if result else f"{power} conceded the game to {to}.")
     return update_game(args, action)
 
 
@@ -149,7 +151,7 @@ def run_end(args) -> int:
     def action(game, now):
         members = None if args.members is None else [power_arg(game, m) for m in args.members]
         notices = master.end_game(game, now, members)
-        return _ended(game, game.ending.result.reason), notices
+        return _ended(game, english(game.ending.result.reason)), notices
     return update_game(args, action)
 
 
@@ -157,8 +159,8 @@ def run_check(args) -> int:
     def action(game, now):
         check = game.check_end(now)
         if check.result:
-            return _ended(game, check.result.reason)
-        return check.tie.reason if check.tie else f"Game {game.name} goes on: no victory condition is met."
+            return _ended(game, english(check.result.reason))
+        return english(tie_reason(check.tie)) if check.tie else f"Game {game.name} goes on: no victory condition is met."
     return update_game(args, action)
 
 
@@ -193,7 +195,7 @@ def standing_text(game) -> str:
     for voter, winner in votes["concede"].items():
         lines.append(f"{voter} concedes to {winner}.")
     if end.tie:
-        lines.append(end.tie.reason)
+        lines.append(english(tie_reason(end.tie)))
     for award, ballots in sorted(end.award_votes.items()):
         lines.append(f"{award} votes: " + ", ".join(f"{v} -> {c}" for v, c in sorted(ballots.items())))
     for award, power in sorted(end.gm_awards.items()):

@@ -105,9 +105,6 @@ class Reason:
         args = "".join(f", {k}={v!r}" for k, v in self.params.items())
         return f"Reason({self.code!r}{args})"
 
-    def __getitem__(self, key: str):
-        return self.params[key]
-
     def to_dict(self) -> dict:
         return {"code": self.code, **{k: _plain(v) for k, v in self.params.items()}}
 

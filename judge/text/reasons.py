@@ -16,6 +16,7 @@ are (numbers, the text a player wrote, setting keys).
 
 from __future__ import annotations
 
+from ..rules.victory import ALLIANCE, AT_PHASE, AT_TIME, CONCESSION, DRAW, SOLO
 from .catalogue import N_
 
 TEXTS: dict[str, str] = {
@@ -81,7 +82,7 @@ TEXTS: dict[str, str] = {
     "not_positive": N_("%(what)s must be a whole number of at least 1, or none (not %(value)s)"),
     "not_a_choice": N_("%(what)s must be one of %(allowed)s (not %(value)s)"),
     "above_map_centres": N_("%(what)s %(value)s is more than the map's %(total)s supply centres"),
-    "unknown_settings": N_("unknown %(group)s setting: %(keys)s"),
+    "unknown_settings": N_("unknown key in %(group)s: %(keys)s"),
     "not_a_time": N_('"%(text)s" is not a date and time such as 2027-01-01T00:00Z'),
     "no_winning_side": N_("a result names at least one winner"),
     "bad_centre_count": N_("the SC count of %(power)s must be a whole number of at least 0 (not %(value)s)"),
@@ -168,6 +169,26 @@ TEXTS: dict[str, str] = {
 }
 """Every reason code, with its English words (the catalogue's message ids)."""
 
+SENTENCES = {
+    SOLO: N_("%(winners)s wins alone with %(n)s supply centres."),
+    SOLO + "+": N_("%(winners)s reached %(need)s supply centres at the same time and share the win."),
+    ALLIANCE: N_("The alliance of %(winners)s wins jointly with %(n)s supply centres."),
+    ALLIANCE + "+": N_("The alliances %(winners)s met the alliance condition at the same time and share the win."),
+    AT_PHASE: N_("The game ended after Fall %(year)s; %(winners)s has the most supply centres (%(n)s) and wins."),
+    AT_PHASE + "+": N_("The game ended after Fall %(year)s; %(winners)s share the most supply centres (%(n)s) "
+                       "and the win."),
+    AT_TIME: N_("The game's end time (%(end)s) has come; %(winners)s has the most supply centres (%(n)s) and wins."),
+    AT_TIME + "+": N_("The game's end time (%(end)s) has come; %(winners)s share the most supply centres (%(n)s) "
+                      "and the win."),
+    DRAW: N_("The game is drawn between %(winners)s."),
+    CONCESSION: N_("The other powers conceded the game to %(winners)s, who wins."),
+}
+"""The result of a game in a sentence, by kind (``+``: tied sides share the win)."""
+TIE = N_("%(winners)s meet the condition at the same time; by the tie rule, play goes on year by year "
+         "until exactly one winner remains.")
+"""A tie under tie rule ``continue`` (``judge.rules.victory.Tie``)."""
+
+
 ORDER_KINDS = {
     "hold": N_("hold"), "move": N_("move"), "support": N_("support"), "convoy": N_("convoy"),
     "retreat": N_("retreat"), "disband": N_("disband"), "build": N_("build"), "waive": N_("waive"),
@@ -188,8 +209,39 @@ _PLACES = ("province", "destination", "origin", "location", "ordered", "named")
 _UNIT_TYPES = ("written", "actual", "unit_type")
 
 
+def sides_text(sides, w) -> str:
+    """Winning sides: ``England, France and Italy``; sides of two or more
+    powers each: ``England and France; Italy and Turkey``."""
+    if len(sides) == 1 or all(len(s) == 1 for s in sides):
+        return w.join(w.powers([p for s in sides for p in s]), "and")
+    return w(N_("; ")).join(w.join(w.powers(s), "and") for s in sides)
+
+
+def tie_reason(tie):
+    """The reason of a :class:`~judge.rules.victory.Tie`: code ``tie``."""
+    from ..rules.reasons import Reason
+    return Reason("tie", sides=tie.sides)
+
+
+def _victory(code: str, params: dict, w) -> str:
+    """A game's end (or a tie) from its reason's params: ``sides``,
+    ``centres`` (each side's SCs), ``need``, ``year``, ``end_at`` (ISO 8601)."""
+    from datetime import datetime
+    sides = params.get("sides") or ()
+    winners = sides_text(sides, w)
+    if code == "tie":
+        return w(TIE, winners=winners)
+    key = code + ("+" if len(sides) > 1 and code in (SOLO, ALLIANCE, AT_PHASE, AT_TIME) else "")
+    end = params.get("end_at")
+    return w(SENTENCES[key], winners=winners, n=(params.get("centres") or ["?"])[0],
+             need=params.get("need", "?"), year=params.get("year", "?"),
+             end=w.deadline(datetime.fromisoformat(end)) if end else "?")
+
+
 def _parts(thing) -> tuple[str | None, dict]:
     """``(code, params)`` of a reason, an error or a diagnostic."""
+    if isinstance(thing, dict) and "code" in thing:        # a reason in its stored form
+        return thing["code"], {k: v for k, v in thing.items() if k != "code"}
     code = getattr(thing, "code", None)
     return (code, dict(getattr(thing, "params", None) or {})) if isinstance(code, str) else (None, {})
 
@@ -239,6 +291,8 @@ def say(thing, w) -> str:
     if thing is None:
         return ""
     code, params = _parts(thing)
+    if code in SENTENCES or code == "tie":
+        return _victory(code, params, w)
     if code is None or code not in TEXTS:
         if hasattr(thing, "message"):
             return thing.message(w.lang)
@@ -250,4 +304,4 @@ def say(thing, w) -> str:
     except (KeyError, TypeError, ValueError):
         return f"{text} {shown}"
     pair = params.get("pair")
-    return text if pair is None or code == "bad_key" else w("%(pair)s: %(reason)s", pair=pair, reason=text)
+    return text if pair is None or code == "bad_key" else w(N_("%(pair)s: %(reason)s"), pair=pair, reason=text)

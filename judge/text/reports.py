@@ -14,35 +14,13 @@ from ..game.final_report import final_data
 from ..game.results import phase_data
 from ..rules.victory import ALLIANCE, AT_PHASE, AT_TIME, CONCESSION, DRAW, SOLO
 from .catalogue import N_
+from .reasons import SENTENCES, sides_text
 from .templates import render_text
 from .words import Words
 
-SENTENCES = {
-    SOLO: N_("%(winners)s wins alone with %(n)s supply centres."),
-    SOLO + "+": N_("%(winners)s reached %(need)s supply centres at the same time and share the win."),
-    ALLIANCE: N_("The alliance of %(winners)s wins jointly with %(n)s supply centres."),
-    ALLIANCE + "+": N_("The alliances %(winners)s met the alliance condition at the same time and share the win."),
-    AT_PHASE: N_("The game ended after Fall %(year)s; %(winners)s has the most supply centres (%(n)s) and wins."),
-    AT_PHASE + "+": N_("The game ended after Fall %(year)s; %(winners)s share the most supply centres (%(n)s) "
-                       "and the win."),
-    AT_TIME: N_("The game's end time (%(end)s) has come; %(winners)s has the most supply centres (%(n)s) and wins."),
-    AT_TIME + "+": N_("The game's end time (%(end)s) has come; %(winners)s share the most supply centres (%(n)s) "
-                      "and the win."),
-    DRAW: N_("The game is drawn between %(winners)s."),
-    CONCESSION: N_("The other powers conceded the game to %(winners)s, who wins."),
-}
-"""The result of a game in a sentence, by kind (``+``: tied sides share the win)."""
 KINDS = {SOLO: N_("Solo victory"), ALLIANCE: N_("Alliance victory"),
          AT_PHASE: N_("Most supply centres after the last year"),
          AT_TIME: N_("Most supply centres at the end time"), DRAW: N_("Draw"), CONCESSION: N_("Concession")}
-
-
-def sides_text(sides, w: Words) -> str:
-    """Winning sides: ``England, France and Italy``; sides of two or more
-    powers each: ``England and France; Italy and Turkey``."""
-    if len(sides) == 1 or all(len(s) == 1 for s in sides):
-        return w.join(w.powers([p for s in sides for p in s]), "and")
-    return w("; ").join(w.join(w.powers(s), "and") for s in sides)
 
 
 def result_sentence(n: dict, w: Words, tz: str = "UTC") -> str:
@@ -76,3 +54,20 @@ def final_text(game, lang: str = "en", tz: str | None = None, names: str | None 
 def render_final(data: dict, w: Words, tz: str, overrides: Path | None = None) -> str:
     """:func:`final_data`'s ``data`` in ``w``'s words (``results/final.txt``)."""
     return render_text("results/final.txt", w.lang, overrides, n=data, w=w, tz=tz).strip("\n") + "\n"
+
+
+MAP_WORDS = {"army": N_("army"), "fleet": N_("fleet"), "dislodged": N_("dislodged"), "move": N_("move"),
+             "support": N_("support"), "convoy": N_("convoy"), "failed": N_("failed"), "hold": N_("hold"),
+             "build": N_("build"), "sc": N_("supply centre"),
+             "count": N_("%(sc)s supply centres, %(units)s units")}
+"""The map picture's legend (``judge.render``)."""
+
+
+def map_words(phase: str, lang: str) -> dict[str, str]:
+    """The words of the map picture of ``phase`` in ``lang``: its legend
+    (:data:`MAP_WORDS`) and its ``title``, for :func:`judge.render.render_svg`."""
+    w = Words("standard", lang)
+    out = {k: w(v) for k, v in MAP_WORDS.items()}
+    out["count"] = out["count"].replace("%(sc)s", "{sc}").replace("%(units)s", "{units}")
+    out["title"] = w.phase(phase)
+    return out

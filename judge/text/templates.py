@@ -76,8 +76,9 @@ def environment(lang: str, overrides: Path | None = None) -> Environment:
     env.filters["deadline"] = lambda dt, tz="UTC": format_deadline(dt, tz, lang)
     env.filters["reason"] = lambda e, words=None: (words or w).reason(e)
     env.filters["pad"] = pad
+    env.filters["width"] = width
     env.globals.update(lang=lang, phase_title=lambda phase: phase_title(phase, lang),
-                       width=width, zh=lang != "en", result_sentence=_result_sentence)
+                       width=width, pad=pad, zh=lang != "en", result_sentence=_result_sentence)
     return env
 
 

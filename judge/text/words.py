@@ -61,6 +61,12 @@ class Words:
     def province(self, code: str) -> str:
         return self.names.province_name(code)
 
+    def provinces(self, codes) -> list[str]:
+        return [self.province(c) for c in codes]
+
+    def locations(self, locs) -> list[str]:
+        return [self.location(loc) for loc in locs]
+
     def location(self, loc: str) -> str:
         """A province or coast location: ``St. Petersburg (north coast)`` / ``圣彼得堡北岸``."""
         return self.names.location_name(loc)
