@@ -107,7 +107,7 @@ def test_score_to_dict():
 
 
 @pytest.mark.parametrize("system,extras,match", [
-    ("elo", None, "scoring system"),
+    ("elo", None, "not_a_choice.*scoring"),
     ("house", ScoreExtras(passive={"Turkey": -3}), "bad_fine"),
     ("house", ScoreExtras(passive={"Atlantis": 3}), "Atlantis"),
     ("house", ScoreExtras(awards={"best_looks": ("Turkey",)}), "award"),

@@ -163,7 +163,7 @@ def score(system: str, final_counts: Mapping[str, int], result: VictoryResult,
     docstring). Returns ``{power: Score}``. Raises ValueError for an unknown
     system, a winner or extras power not in ``final_counts``, an unknown award,
     a negative fine, or extras given to a system other than ``"house"``."""
-    _choice(system, SYSTEMS, "scoring system")
+    _choice(system, SYSTEMS, "scoring")
     unknown = set(result.winners) - set(final_counts)
     if unknown:
         raise RuleError("not_scored", what="winners", powers=sorted(unknown))
@@ -294,7 +294,7 @@ def tally_award(votes: Mapping[str, str], tie_rule: str, final_counts: Mapping[s
     of the tied, or anyone when nobody voted). Raises ValueError for a
     self-vote, a power not in ``final_counts`` or a ``gm_choice`` outside the
     tie."""
-    _choice(tie_rule, AWARD_TIE_RULES, "award tie rule")
+    _choice(tie_rule, AWARD_TIE_RULES, "award_tie_rule")
     for voter, candidate in votes.items():
         _known((voter, candidate), final_counts, "award_vote")
         if voter == candidate:

@@ -273,6 +273,8 @@ def _shown(key: str, value, w) -> str:
         return w.join([w.join(w.powers(side), "and") for side in value], "and")
     if key == "reason":
         return say(value, w)
+    if key == "usage" and isinstance(value, str):
+        return w(value)
     if isinstance(value, (list, tuple)):
         return w.join(str(v) for v in value)
     if isinstance(value, float):
