@@ -9,7 +9,7 @@ to the working directory for the embedded default).
 The data folder: ``[judge] data_dir`` of the file when it sets one, else the
 ``JUDGE_DATA`` environment variable, else ``./judge-data``. Every command
 (``judge serve``, ``spool``, ``game``, ``web``, ``archive``, ``parse``) finds
-the store ``judge.json`` in the same folder by this rule
+the store (folder ``store``) in the same folder by this rule
 (:func:`data_dir_for`), so a GM's command line sees the games of the mail judge.
 
 Errors: :class:`ConfigError` (file, key, reason) for unreadable TOML, unknown
@@ -26,10 +26,10 @@ from pathlib import Path
 LANGUAGES = ("en", "zh-hans", "zh-hant")
 DATA_ENV = "JUDGE_DATA"
 """The environment variable naming the data folder when no config file sets ``data_dir``."""
-STORE_NAME = "judge.json"
-STORE_CHANGED = "store-changed"
-"""A file a command leaves in the data folder after changing the store: the
-running judge reads the games again when it sees it (within a second or two)."""
+STORE_NAME = "store"
+"""The store folder inside the data folder (:mod:`judge.storage`)."""
+V1_STORE_NAME = "judge.json"
+"""The one-file store of releases before the per-game store (upgraded at start)."""
 
 
 class ConfigError(Exception):
@@ -162,8 +162,8 @@ class Config:
         return self.data_dir / STORE_NAME
 
     @property
-    def store_changed_path(self) -> Path:
-        return self.data_dir / STORE_CHANGED
+    def v1_store_path(self) -> Path:
+        return self.data_dir / V1_STORE_NAME
 
     @property
     def spool_dir(self) -> Path:

@@ -18,7 +18,7 @@ from .notation.names import NameIndex, name_index
 from .rules import (DEFAULT_RULES, DislodgedUnit, Position, RuleOptions, Unit,
                     adjudicate_adjustments, adjudicate_movement, adjudicate_retreats)
 from .rules.map import Map, province_of
-from .rules.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support
+from .rules.orders import Build, Convoy, Disband, Hold, Move, Order, Support
 from .rules.phase import Phase
 
 KEYWORDS = {"PRESTATE_SETPHASE", "PRESTATE_SUPPLYCENTER_OWNERS", "PRESTATE", "PRESTATE_DISLODGED",

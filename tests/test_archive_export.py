@@ -161,7 +161,7 @@ def test_every_droidippy_game_plays_through_and_exports_faithfully():
 
 
 def test_judge_archive_export_prints_the_export(tmp_path):
-    store = Store(tmp_path / "judge.json")
+    store = Store(tmp_path / "store")
     with store.transaction() as tx:
         save_game(tx, sample_game())
     out = io.StringIO()
@@ -177,7 +177,7 @@ def test_judge_archive_import_stores_a_recorded_game(tmp_path, capsys):
         pytest.skip(f"{path} is absent (the read-only reference folder next to the repository)")
     assert main(["archive", "import", str(path), "g2934", "--data", str(tmp_path)]) == 0
     assert "g2934: 11 phases, now S1904M" in capsys.readouterr().out
-    game = load_game(Store(tmp_path / "judge.json"), "g2934")
+    game = load_game(Store(tmp_path / "store"), "g2934")
     assert game.settings.rules == "droidippy" and len(game.history) == 11
     assert main(["archive", "import", str(path), "g2934", "--data", str(tmp_path)]) == 1
     assert "exists already" in capsys.readouterr().err

@@ -14,7 +14,8 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 
 from browser.sample import SAMPLE_PHASES, T0, sample_game
-from judge.archive import Site
+from browser.serving import store_with
+from judge.archive import site_of
 from judge.archive.site import relative
 from judge.cli import main
 from judge.storage import Store, save_game
@@ -22,25 +23,30 @@ from judge.storage import Store, save_game
 REPO = Path(__file__).resolve().parents[1]
 
 
+def site_with(folder, *games):
+    """The archive of a store at ``folder`` holding ``games``."""
+    return site_of(store_with(folder / "store", *games))
+
+
 @pytest.fixture(scope="module")
-def site():
+def site(tmp_path_factory):
     game = sample_game()
-    return Site(lambda: {"sample": game.to_dict()})
+    return site_with(tmp_path_factory.mktemp("site"), game)
 
 
-def html(site: Site, path: str) -> str:
+def html(site, path: str) -> str:
     page = site.render(path)
     assert page.status == 200, (path, page.status)
     assert page.content_type == "text/html; charset=utf-8"
     return page.body.decode("utf-8")
 
 
-def test_index_lists_games(site):
+def test_index_lists_games(site, tmp_path):
     text = html(site, "games/")
     assert '<a class="game" href="sample/">sample</a>' in text
     assert "Fall 1902 Movement" in text
     assert '<a class="game" href="games/sample/">sample</a>' in html(site, "")   # the root too
-    empty = Site(dict).render("games/")
+    empty = site_with(tmp_path).render("games/")
     assert "No games yet." in empty.body.decode()
 
 
@@ -130,13 +136,13 @@ class _Links(HTMLParser):
 
 
 def test_static_build_writes_every_page_and_every_link_resolves(tmp_path, capsys):
-    store = Store(tmp_path / "data" / "judge.json")
+    store = Store(tmp_path / "data" / "store")
     with store.transaction() as tx:
         save_game(tx, sample_game())
     out = tmp_path / "site"
     assert main(["archive", "build", str(out), "--data", str(tmp_path / "data")]) == 0
     assert "files written" in capsys.readouterr().out
-    site = Site(lambda: store.all("games"))
+    site = site_of(store)
     for path in site.paths():
         file = out / (path + "index.html" if path == "" or path.endswith("/") else path)
         assert file.read_bytes() == site.render(path).body, path
@@ -157,14 +163,14 @@ def test_static_build_writes_every_page_and_every_link_resolves(tmp_path, capsys
 
 
 @pytest.fixture(scope="module")
-def finished():
+def finished(tmp_path_factory):
     """The sample game ended by the GM in F1902M as a draw of four powers;
     Austria was ruled passive."""
     game = sample_game("ended")
     game.gm_end(T0 + timedelta(days=30), ["England", "France", "Germany", "Russia"])
     game.gm_rule_passive("Austria", 2)
     game.gm_award("strategy", "France")
-    return Site(lambda: {"ended": game.to_dict(), "sample": sample_game().to_dict()})
+    return site_with(tmp_path_factory.mktemp("site"), game, sample_game())
 
 
 def test_finished_game_page_shows_result_final_centres_and_scores(finished):

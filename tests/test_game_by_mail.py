@@ -19,6 +19,7 @@ from mailserver.harness import (  # noqa: F401 - fixtures
     IMAP_PASSWORD, SmtpSink, dovecot, imap_client, imap_folder, wait_for, write_config,
 )
 
+from judge.storage import load_game
 from judge.config import load_config
 from judge.daemon import Daemon
 
@@ -357,7 +358,7 @@ def test_seven_players_from_signon_to_winter_1902_by_mail_alone(tmp_path, doveco
         assert set(r) == readers
         assert "Germany: Build F Ber." in r[GM] and "Italy: Build F Nap." in r[GM]
         assert ":: Deadline: S1903M" in r[addr("Turkey")]
-    state = j.daemon.store.get("games", "g7")
-    assert [h["phase"] for h in state["history"]] == ["S1901M", "F1901M", "F1901R", "W1901A", "S1902M",
+    state = load_game(j.daemon.store, "g7")
+    assert [h.phase for h in state.history] == ["S1901M", "F1901M", "F1901R", "W1901A", "S1902M",
                                                        "F1902M", "W1902A"]
-    assert state["schedule"]["missed"] == {"Turkey": ["F1902M"]}
+    assert j.daemon.store.get("games", "g7")["schedule"]["missed"] == {"Turkey": ["F1902M"]}

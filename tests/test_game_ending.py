@@ -473,10 +473,10 @@ def test_a_finished_game_round_trips_through_the_store(tmp_path):
     game = play_to_a_draw_with_italy_silent()
     game.gm_rule_passive("Italy", 2)
     game.vote_award("England", "strategy", "France")
-    store = Store(tmp_path / "judge.json")
+    store = Store(tmp_path / "store")
     with store.transaction() as tx:
         save_game(tx, game)
-    loaded = load_game(Store(tmp_path / "judge.json"), "g")
+    loaded = load_game(Store(tmp_path / "store"), "g")
     assert loaded == game and loaded.finished
     assert loaded.to_dict() == game.to_dict()
     assert final_scores(loaded) == final_scores(game)

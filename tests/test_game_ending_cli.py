@@ -23,7 +23,7 @@ def judge(capsys, *argv):
 
 
 def stored(data, name="g"):
-    return load_game(Store(f"{data}/judge.json"), name)
+    return load_game(Store(f"{data}/store"), name)
 
 
 def test_new_with_victory_and_scoring_flags(capsys, data):

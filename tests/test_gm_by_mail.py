@@ -36,7 +36,7 @@ class Judge:
     def __init__(self, tmp_path):
         cfg = Config()
         cfg.judge.address, cfg.judge.keeper = "judge@example.test", "keeper@example.test"
-        self.store, self.spool = Store(tmp_path / "judge.json"), Spool(tmp_path / "spool")
+        self.store, self.spool = Store(tmp_path / "store"), Spool(tmp_path / "spool")
         self.sent: list[dict] = []
         self.now = T0
         self.worker = Worker(self.store, self.spool, MailCommands(cfg), address=cfg.judge.address,
@@ -60,6 +60,14 @@ class Judge:
         before = len(self.sent)
         self.worker.process_work([Work(kind, game, phase)])
         return self.read(before)
+
+    def pending(self) -> list:
+        """Mails in the outbox not sent yet (a command run while no judge ran
+        left them there for the judge's next start), oldest first."""
+        handed = {r["id"] for r in self.sent}
+        rows = sorted((r for mid, r in self.store.all("outbox").items() if r["status"] == "pending"
+                       and mid not in handed), key=lambda r: (r["created"], r["raw"]))
+        return [email.message_from_string(r["raw"], policy=policy.default) for r in rows]
 
     def read(self, before: int) -> list:
         return [email.message_from_string(r["raw"], policy=policy.default) for r in self.sent[before:]]
@@ -146,7 +154,7 @@ def test_process_rollback_and_settings(judge):
     assert "is back at Spring 1901 Movement" in out[GM][0]
     assert "rolled game 'g' back to Spring 1901 Movement (S1901M)" in out[addr("Italy")][0]
     game = judge.game()
-    assert game["position"]["phase"] == "S1901M" and game["history"] == []
+    assert game["position"]["phase"] == "S1901M" and game["history_len"] == 0
     assert [o["text"] for o in game["orders"]["France"]] == ["A Par - Bur"]
     out = to(judge.mail(GM, "SIGNON g gmsecret\nSET press=none grace=2h solo=16\n"))
     assert "settings changed: press=none, grace=2h, solo=16" in out[GM][0]
@@ -213,14 +221,16 @@ def test_deadline_work_late_notice_and_grace(judge):
     assert judge.game()["schedule"]["nmr"] == {p: 1 for p in POWERS}
 
 
-def test_cli_gm_commands_are_mailed_by_the_daemon(judge, tmp_path, monkeypatch, capsys):
+def test_cli_gm_commands_while_no_judge_runs_leave_their_mails_in_the_outbox(judge, tmp_path, capsys):
+    """No judge runs: the command does its work itself, with the judge's own
+    worker and commit; its mails wait in the outbox for the judge's start."""
     from judge.cli import main
-    data = tmp_path
-    assert main(["game", "gm", "g", "extend", "1d", "--data", str(data)]) == 0
+    before = judge.game()["schedule"]["deadline"]
+    assert main(["game", "gm", "g", "extend", "1d", "--data", str(tmp_path)]) == 0
     assert "Deadline:" in capsys.readouterr().out
-    mails = judge.work("notices", game="")
+    mails = judge.pending()
     assert len(mails) == 8 and all("deadline" in m["Subject"] for m in mails)
-    assert judge.store.all("notices") == {}
+    assert judge.game()["schedule"]["deadline"] > before        # the command's clock is the machine's
 
 
 def test_end_of_game_commands_by_mail(judge):
@@ -334,17 +344,16 @@ def test_create_reads_end_at_in_the_games_time_zone(judge):
     assert judge.store.get("games", "h")["settings"]["victory"]["end_at"] == "2027-06-01T00:00:00+00:00"
 
 
-def test_cli_end_is_mailed_and_the_daemon_is_told_at_once(judge, tmp_path, capsys):
+def test_cli_end_mails_the_final_report(judge, tmp_path, capsys):
     from judge.cli import main
     assert main(["game", "end", "g", "--members", "France", "Italy", "--data", str(tmp_path)]) == 0
-    assert (tmp_path / "store-changed").exists()          # the daemon's scheduler looks for it every second
-    mails = judge.work("notices", game="")
+    mails = judge.pending()
     assert {str(m["To"]) for m in mails} == {addr(p) for p in POWERS} | {GM}
     assert all(m["Subject"].startswith("Diplomacy game over") for m in mails)
     capsys.readouterr()
     assert main(["game", "gm", "g", "status", "--data", str(tmp_path)]) == 0
     assert main(["game", "passive", "g", "Italy", "2", "--data", str(tmp_path)]) == 0
-    mails = judge.work("notices", game="")
+    mails = judge.pending()[8:]
     assert len(mails) == 8 and "fined 2 points" in to(mails)[GM][0]
 
 

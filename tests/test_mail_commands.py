@@ -26,7 +26,7 @@ class Judge:
     def __init__(self, tmp_path):
         cfg = Config()
         cfg.judge.address = "judge@example.test"
-        self.store, self.spool, self.sent = Store(tmp_path / "j.json"), Spool(tmp_path / "spool"), []
+        self.store, self.spool, self.sent = Store(tmp_path / "store"), Spool(tmp_path / "spool"), []
         self.worker = Worker(self.store, self.spool, MailCommands(cfg), address=cfg.judge.address,
                              name="Judge", domain="example.test", keeper="k@example.test",
                              clock=lambda: NOW, send=self.sent.extend)

@@ -2,7 +2,7 @@
 none applied twice, no reply sent twice.
 
 The daemon runs as a process with ``JUDGE_FAULT=<step>:<n>`` (see
-:mod:`judge.mail.faults`): it kills itself the n-th time it reaches the step.
+:mod:`judge.faults`): it kills itself the n-th time it reaches the step.
 It is then started again without the fault and must finish the work.
 """
 
@@ -17,6 +17,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from storeview import tables as read_tables
 from mailserver.harness import (  # noqa: F401 - fixtures
     DaemonProcess, dovecot, free_port, imap_client, imap_folder, wait_for, write_config,
 )
@@ -42,8 +43,7 @@ def outbox(data: Path) -> list:
 
 
 def tables(data: Path) -> dict:
-    doc = json.loads((data / "judge.json").read_text())
-    return {t: {r["key"]: r["doc"] for r in rows.values()} for t, rows in doc.items()}
+    return read_tables(data / "store")
 
 
 def check_exactly_once(data: Path) -> None:
@@ -94,10 +94,13 @@ def test_killed_between_steps_imap(tmp_path, dovecot, imap_folder, fault):
     check_exactly_once(data)
 
 
-@pytest.mark.parametrize("fault", ["smtp_after_spool:2", "after_commit:1", "after_send:1"])
+@pytest.mark.parametrize("fault", ["smtp_after_spool:2", "after_commit:1", "after_send:1",
+                                   "journal_written:2", "journal_applied_table:4", "journal_applied_table:9"])
 def test_killed_between_steps_smtp(tmp_path, fault):
     """With SMTP in, a kill before the 250 means the client sends again: the
-    ledger makes the second delivery a no-op."""
+    ledger makes the second delivery a no-op. Kills inside a commit (after its
+    journal; between the judge-wide tables — ledger, outbox, indexes — and the
+    game's file) are finished by the next start."""
     data, port = tmp_path / "data", free_port()
     cfg = write_config(tmp_path / "judge.toml", data,
                        inbound={"transport": "smtp", "smtp": {"port": port}},

@@ -4,7 +4,6 @@ an SMTP relay with STARTTLS and AUTH, and a clean stop."""
 from __future__ import annotations
 
 import email
-import json
 import os
 import smtplib
 import subprocess
@@ -15,6 +14,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from storeview import tables as read_tables
 from mailserver.harness import REPO, DaemonProcess, SmtpSink, free_port, wait_for, write_config
 
 
@@ -34,8 +34,7 @@ def outbox(data: Path) -> list:
 
 
 def store(data: Path) -> dict:
-    raw = json.loads((data / "judge.json").read_text())
-    return {t: {r["key"]: r["doc"] for r in rows.values()} for t, rows in raw.items()}
+    return read_tables(data / "store")
 
 
 @pytest.fixture
@@ -220,18 +219,19 @@ def test_serve_options_override_the_config(tmp_path):
 
 
 def test_a_gm_command_line_change_is_mailed_within_seconds(smtp_daemon, tmp_path, capsys):
-    """`judge game gm` while the judge runs: its notices go out within a few
-    seconds (the command leaves DATA/store-changed), not at the next
-    60-second rescan."""
+    """`judge game gm` while the judge runs: the command hands its work to the
+    judge's worker (the one writer), which commits it and mails its notices
+    at once."""
     from judge.cli import main
     port, data, _ = smtp_daemon
     send(port, order_mail("CREATE cli secret\n", "<cli@x>", frm="gm@example.org"))
     wait_for(lambda: len(outbox(data)) == 1, what="the CREATE reply")
     assert main(["game", "gm", "cli", "start", "--config", str(tmp_path / "judge.toml")]) == 0
-    assert "a running `judge serve` sends them within a few seconds" in capsys.readouterr().out
+    assert "The judge sends 1 mail(s) now." in capsys.readouterr().out
     started = time.monotonic()
     wait_for(lambda: len(outbox(data)) == 2, timeout=10, what="the start notice to the GM")
     assert time.monotonic() - started < 10
     [notice] = [m for m in outbox(data) if "game start" in m["Subject"]]
     assert notice["To"] == "gm@example.org"
-    assert store(data).get("notices", {}) == {} and not (data / "store-changed").exists()
+    ledger = store(data)["ledger"]
+    assert [row["from"] for row in ledger.values()].count("judge game") == 1    # done once, by the judge

@@ -4,13 +4,13 @@ UIDVALIDITY, reconnects, and a whole game's signons and Spring 1901 orders."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import time
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from storeview import tables as read_tables
 from mailserver.harness import (  # noqa: F401 - fixtures
     DaemonProcess, SmtpSink, dovecot, imap_client, imap_folder, wait_for, write_config,
 )
@@ -70,8 +70,7 @@ def test_mail_is_fetched_answered_and_marked_seen_only_after_the_commit(tmp_path
             append(dovecot, imap_folder, mail("HELP\n", "<h1@x>", "alice@example.org"))
             wait_for(lambda: sink.messages, what="a reply")
             wait_for(lambda: flags(dovecot, imap_folder)["<h1@x>"] >= {"\\Seen"}, what="\\Seen")
-            ledger = json.loads((tmp_path / "data" / "judge.json").read_text())["ledger"]
-            assert [r["key"] for r in ledger.values()] == ["h1@x"]
+            assert list(read_tables(tmp_path / "data" / "store")["ledger"]) == ["h1@x"]
         finally:
             d.stop()
     [reply] = sink.bodies()

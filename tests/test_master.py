@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from judge.game.history import History
 from judge.game import Game, GameError, Player, turns
 from judge.game import master
 from judge.game.deadlines import Timing
@@ -192,5 +193,5 @@ def test_the_gm_is_told_when_a_replacement_takes_a_power():
     assert n.kind == "took_over" and n.to == (GM,) and n.data["address"] == "new@example.org"
     assert n.data["power"] == "Italy" and n.data["phase"] == "S1901M"
     g = new_game()
-    g.history = [object()]                                          # a late join into a game under way
+    g.history = History([object()])                                          # a late join into a game under way
     assert [n.kind for n in took_over(g, "Turkey", "late@example.org", T0)] == ["took_over"]

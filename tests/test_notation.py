@@ -234,6 +234,7 @@ def test_every_diagnostic_has_three_messages(names):
         "unknown_location": dict(location="xyz"),
         "illegal": dict(text="a code with no words"),
         "unit_coast_corrected": dict(province="stp", written_coast="nc", coast="sc"),
+        "chatter": dict(text="各位好"),
     }
     assert set(samples) == set(_TEMPLATES)
     for code, params in samples.items():

@@ -15,10 +15,10 @@ line (issue 4 §5), the same as the GM's mail commands:
     set KEY=VALUE ...     settings (see judge.game.master and judge.game.setting_text)
     status                deadline, pause, WAIT flags, NMR record
 
-The mails these operations call for (results, new deadline, ...) are kept in
-the store's ``notices`` table; a running ``judge serve`` sends them within a
-second or two (it looks for the file ``DIR/store-changed`` the command leaves),
-a stopped one when it starts.
+The one writer does them (:mod:`judge.commands.submit`): a running
+``judge serve`` mails what they call for (results, new deadline, ...) at
+once; without one, the command does it itself and the mails go out when the
+judge starts. ``status`` only reads.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from ..text.words import phase_title
-from .game import power_arg, results_text, update_game
+from .game import _fail, load_stored_game, power_arg, results_text, update_game
+from .work import game_action
 
 ACTIONS = ("start", "deadline", "extend", "pause", "resume", "process", "rollback", "eject",
            "replace", "wait", "absence", "set", "status")
@@ -131,10 +132,18 @@ def gm_action(game, action: str, args: list[str], now: datetime):
 
 
 def run_gm(args) -> int:
-    def act(game, now):
-        text, notices = gm_action(game, args.action, args.args, now)
-        if notices:
-            text = text.rstrip("\n") + (f"\n{len(notices)} notice(s) to mail: a running `judge serve` sends "
-                                        f"them within a few seconds, else it sends them when it starts.")
-        return text, notices
-    return update_game(args, act)
+    if args.action == "status":
+        from ..game import GameError
+        from ..storage import StoreError
+        try:
+            text, _ = gm_action(load_stored_game(args), "status", args.args, None)
+        except (GameError, StoreError) as e:
+            return _fail(str(e))
+        print(text)
+        return 0
+    return update_game(args, "gm")
+
+
+@game_action("gm")
+def gm_work(game, now, args):
+    return gm_action(game, args.action, args.args, now)

@@ -26,6 +26,7 @@ from . import book, resolve
 from .codec import position_from_dict, position_to_dict, time_from_str, time_to_str
 from .ending import EndOfGame, EndState
 from .errors import GameError
+from .history import History
 from .records import WRITTEN, OrderEntry, PhaseRecord, Player
 from .refusals import game_refusal
 from .roster import Change
@@ -75,7 +76,8 @@ class Game(EndOfGame):
     ``orders``: ``{power: (OrderEntry, ...)}`` for the current phase, in arrival
     order (replaced entries kept, marked). ``standing``: ``{power: (OrderEntry,
     ...)}`` standing lists carried from earlier phases of the year (``RULES.md``
-    §3.1-3.2, §3.7). ``history``: one :class:`PhaseRecord` per phase adjudicated.
+    §3.1-3.2, §3.7). ``history``: one :class:`PhaseRecord` per phase adjudicated, oldest first
+    (a :class:`~judge.game.history.History`: records load when first used).
     ``seed``: the game's random seed (``RULES.md`` §3.6). ``ending``: alliances,
     votes, rulings and, once the game is over, its result (:mod:`.ending`, whose
     methods — ``check_end``, ``ally``, ``draw``, ... — are the game's too).
@@ -93,7 +95,7 @@ class Game(EndOfGame):
     position: Position
     orders: dict[str, tuple[OrderEntry, ...]] = field(default_factory=dict)
     standing: dict[str, tuple[OrderEntry, ...]] = field(default_factory=dict)
-    history: tuple[PhaseRecord, ...] = ()
+    history: History = field(default_factory=History)
     ending: EndState = field(default_factory=EndState)
     schedule: Schedule = field(default_factory=Schedule)
     observers: dict[str, str] = field(default_factory=dict)
@@ -134,9 +136,9 @@ class Game(EndOfGame):
             wanted = str(Phase.parse(phase))
         except ValueError as e:
             raise GameError.wrap(e) from None
-        for rec in self.history:
-            if rec.phase == wanted:
-                return rec
+        rec = self.history.find(wanted)
+        if rec is not None:
+            return rec
         raise GameError("no_phase", game=self.name, phase=wanted)
 
     def power(self, name: str) -> str:
@@ -301,7 +303,7 @@ class Game(EndOfGame):
             before.phase, before,
             {p: es + tuple(res.made.get(p, ())) for p, es in entries.items() if es or res.made.get(p)},
             tuple(res.results), after, now, seed if rng.getstate() != state else None)
-        self.history += (record,)
+        self.history.append(record)
         self._carry_standing(after)
         self.position, self.orders = after, {}
         return record
@@ -344,7 +346,13 @@ class Game(EndOfGame):
 
     # ---- storage -----------------------------------------------------------------
     def to_dict(self) -> dict:
-        """Plain data (JSON-ready); :meth:`from_dict` gives back an equal game."""
+        """Plain data (JSON-ready), the whole history included; :meth:`from_dict`
+        gives back an equal game."""
+        return dict(self.live_dict(), history=[r.to_dict() for r in self.history])
+
+    def live_dict(self) -> dict:
+        """:meth:`to_dict` without the history, which the store keeps apart
+        (one record per phase): ``history_len`` says how many records there are."""
         return {
             "name": self.name, "map": self.map_name, "settings": self.settings.to_dict(),
             "seed": self.seed, "created": time_to_str(self.created),
@@ -352,7 +360,7 @@ class Game(EndOfGame):
             "position": position_to_dict(self.position),
             "orders": {p: [e.to_dict() for e in es] for p, es in self.orders.items()},
             "standing": {p: [e.to_dict() for e in es] for p, es in self.standing.items()},
-            "history": [r.to_dict() for r in self.history],
+            "history_len": len(self.history),
             "ending": self.ending.to_dict(),
             "schedule": self.schedule.to_dict(),
             "observers": dict(self.observers),
@@ -360,8 +368,10 @@ class Game(EndOfGame):
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Game":
-        """Inverse of :meth:`to_dict`. Raises ValueError/KeyError on malformed data."""
+    def from_dict(cls, data: dict, load_record=None) -> "Game":
+        """Inverse of :meth:`to_dict`, or of :meth:`live_dict` with
+        ``load_record(i)`` giving the ``i``-th record's plain data (read when
+        first needed). Raises ValueError/KeyError on malformed data."""
         def entries(d):
             return {p: tuple(OrderEntry.from_dict(e) for e in es) for p, es in d.items()}
         return cls(
@@ -370,12 +380,21 @@ class Game(EndOfGame):
             {p: Player.from_dict(pl) for p, pl in data["players"].items()},
             position_from_dict(data["position"]), entries(data.get("orders", {})),
             entries(data.get("standing", {})),
-            tuple(PhaseRecord.from_dict(r) for r in data.get("history", ())),
+            _history(data, load_record),
             EndState.from_dict(data.get("ending", {})),
             schedule=Schedule.from_dict(data.get("schedule", {})),
             observers=dict(data.get("observers", {})),
             roster=tuple(Change.from_dict(c) for c in data.get("roster", ())),
         )
+
+
+def _history(data: dict, load_record) -> History:
+    if "history" in data:
+        return History(PhaseRecord.from_dict(r) for r in data["history"])
+    count = int(data.get("history_len", 0))
+    if count and load_record is None:
+        raise ValueError("the game's history is stored apart: give load_record")
+    return History(count=count, load=lambda i: PhaseRecord.from_dict(load_record(i)))
 
 
 def _illegal(result) -> Reason | None:

@@ -68,7 +68,7 @@ def rollback(game, phase: str, now: datetime) -> list[Notice]:
     finished game runs again, the NMR record forgets later phases. The phase
     gets a fresh deadline if the game has a clock."""
     rec = game.record(phase)
-    index = game.history.index(rec)
+    index = next(i for i in range(len(game.history) - 1, -1, -1) if game.history[i] is rec)
     kept = game.history[:index]
     game.standing = {}
     for r in kept:           # standing lists carried as the game carried them
@@ -76,7 +76,7 @@ def rollback(game, phase: str, now: datetime) -> list[Notice]:
         game._carry_standing(r.position_after)
     game.orders = _written(rec.orders)
     game.position = rec.position_before
-    game.history = kept
+    game.history.truncate(index)
     game.ending = replace(game.ending, result=None, tie=None, votes=type(game.ending.votes)())
     nmr, missed = {}, {}
     for r in kept:

@@ -126,6 +126,17 @@ def due_at(game) -> datetime | None:
     return min(times)
 
 
+def next_event(game) -> tuple[datetime | None, datetime | None]:
+    """``(when, end)``: the time of the game's next event (:func:`due_at`;
+    None if none) and when its orders are finally due (the deadline, or the
+    end of the grace period once it runs; None while paused or without one)."""
+    when = due_at(game)
+    if when is None or game.schedule.paused:
+        return when, None
+    s = game.schedule
+    return when, grace_end(game.settings.deadlines, s.deadline) if s.late else s.deadline
+
+
 def tick(game, now: datetime) -> Step:
     """Do what is due at ``now`` (see module doc). Nothing happens to a game
     without a running clock. Returns the :class:`Step`."""

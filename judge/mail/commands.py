@@ -52,7 +52,8 @@ The game's time zone and deadline are the game's own
 without it the clock starts when every power is taken (or at the GM's START).
 Taking the last power tells every player and the GM that the game has started.
 
-Store tables written: ``games``, ``gm``, ``accounts``.
+Store tables written: games (:func:`judge.storage.save_game`, :func:`~judge.storage.save_gm`)
+and ``accounts``.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ from ..game.turns import open_phase, running, start, started_notice
 from ..maps import load_map, load_names
 from ..notation.lexicon import clean_line
 from ..notation.names import is_cjk, name_index
-from ..notation.parser import ParseContext, parse_orders
+from ..notation.parser import ParseContext, chatter_note, parse_orders
 from ..text.catalogue import N_
 from ..text.names import NAME_SETS
 from ..text.templates import words_for
@@ -90,6 +91,7 @@ from .end_commands import WORDS_EN as END_WORDS_EN, WORDS_ZH as END_WORDS_ZH, En
 from .game_commands import GameCommands, read_time
 from .message import InboundMail
 from .passwords import hash_password, verify_password
+from ..storage import find_game, games_of, load_game, save_game, save_gm
 
 
 @dataclass(frozen=True)
@@ -345,7 +347,11 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                     s.orders.append(line.strip())
                 elif s.noise < MAX_NOISE:
                     s.noise += 1
-                    self._error(s, line, "unknown_command", suggestion=suggest_command(line))
+                    talk = chatter_note(line, name_index(load_map("standard"), load_names("standard")))   # 各位好: a note
+                    if talk is not None:
+                        s.results.append({"kind": "skipped", "line": line.strip(), "note": talk})
+                    else:
+                        self._error(s, line, "unknown_command", suggestion=suggest_command(line))
                 continue
             self._guarded(s, self._flush_orders)
             self._tag(s)
@@ -357,9 +363,8 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         self._guarded(s, self._flush_orders)
         self._tag(s)
         for name in sorted(s.dirty):
-            doc = s.games[name].to_dict()
-            s.db.put("games", name, doc)
-            self._games[name] = (doc, s.games[name])
+            save_game(s.db, s.games[name])
+            self._games[name] = (s.db.get("games", name), s.games[name])
         return self._replies(s) + self.notice_replies(s)
 
     def _guarded(self, s: _Session, run, cmd: Command | None = None) -> None:
@@ -445,15 +450,15 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         """The language stored for ``address`` as a player or a GM, if any."""
         if not address:
             return None
-        for name, doc in sorted(s.db.all("games").items()):
+        roles = sorted(games_of(s.db, address).items(), key=lambda item: (item[1]["role"] != "player", item[0]))
+        for name, role in roles:
             game = s.games.get(name)
-            players = {p: pl.to_dict() for p, pl in game.players.items()} if game else doc.get("players", {})
-            for pl in players.values():
-                if address in pl.get("addresses", ()) and pl.get("language") in LANGUAGES:
-                    return pl["language"]
-        for row in s.db.all("gm").values():
-            if row.get("address") == address and row.get("language") in LANGUAGES:
-                return row["language"]
+            if game is not None and role["role"] == "player":
+                language = next((pl.language for pl in game.players.values() if address in pl.addresses), None)
+            else:
+                language = role.get("language")
+            if language in LANGUAGES:
+                return language
         return None
 
     def _address_language(self, s: _Session, address: str) -> str:
@@ -470,16 +475,18 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
     def _find_game(self, s: _Session, name: str) -> Game | None:
         if name in s.games:
             return s.games[name]
-        doc = s.db.get("games", name)
-        if doc is None:
-            match = [k for k in s.db.all("games") if k.lower() == name.lower()]
-            if not match:
-                return None
-            if match[0] in s.games:
-                return s.games[match[0]]
-            doc = s.db.get("games", match[0])
-        cached = self._games.pop(doc["name"], None)
-        game = cached[1] if cached is not None and cached[0] is doc else Game.from_dict(doc)
+        found = find_game(s.db, name) if NAME_RE.match(name) else None
+        if found is None:
+            return None
+        if found in s.games:
+            return s.games[found]
+        doc = s.db.get("games", found)
+        cached = self._games.pop(found, None)
+        if cached is not None and cached[0] is doc:
+            game = cached[1]
+            game.history.rebind(load_game(s.db, found).history._load)
+        else:
+            game = load_game(s.db, found)
         s.games[game.name] = game
         return game
 
@@ -563,8 +570,9 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         if deadline is not None:
             open_phase(game, s.now, deadline.astimezone(timezone.utc))
         self._changed(s, game)
-        s.db.put("gm", game.name, {"address": s.mail.sender, "password_hash": hash_password(password),
-                                   "language": self._language(s)})
+        save_game(s.db, game)           # the game exists before its GM record refers to it
+        save_gm(s.db, game.name, {"address": s.mail.sender, "password_hash": hash_password(password),
+                                  "language": self._language(s)})
         self._enter(s, game, None)
         described = describe_settings(settings)
         s.results.append({"kind": "created", "line": cmd.line, "game": game.name, "map": game.map_name,
@@ -672,14 +680,14 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
 
     def _list(self, s: _Session, cmd: Command) -> None:
         if not cmd.args and s.game is None:
-            games, open_games = [], []
-            for name in sorted(s.db.all("games")):
-                game = self._find_game(s, name)
+            games = []
+            for name, role in sorted(games_of(s.db, s.mail.sender).items()):
+                game = self._find_game(s, name) if role["role"] == "player" else None
                 games += [{"name": name, "map": game.map_name, "power": p, "phase": str(game.phase),
                            "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone}
-                          for p, pl in game.players.items() if s.mail.sender and s.mail.sender in pl.addresses]
-                if self._free_powers(game):
-                    open_games.append(name)
+                          for p, pl in (game.players.items() if game else ()) if s.mail.sender in pl.addresses]
+            open_games = sorted(name for name, row in s.db.all("catalogue").items()
+                                if row.get("free") and row.get("status") != "finished" and row.get("listed", True))
             s.results.append({"kind": "list", "line": cmd.line, "games": games, "open": open_games})
             return
         game = self._find_game(s, cmd.args[0]) if cmd.args else s.game
@@ -711,7 +719,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             return self._error(s, cmd.line, "weak_password")
         game = s.game
         if s.power is None:
-            s.db.put("gm", game.name, dict(self._gm(s, game.name), password_hash=hash_password(cmd.args[0])))
+            save_gm(s.db, game.name, dict(self._gm(s, game.name), password_hash=hash_password(cmd.args[0])))
         else:
             pl = game.players[s.power]
             game.players[s.power] = Player(pl.addresses, hash_password(cmd.args[0]), pl.language)
@@ -731,7 +739,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         if s.power is None:
             gm = self._gm(s, game.name)
             old = gm.get("address", "")
-            s.db.put("gm", game.name, dict(gm, address=new))
+            save_gm(s.db, game.name, dict(gm, address=new))
         else:
             pl = game.players[s.power]
             old = pl.addresses[0] if pl.addresses else ""
@@ -749,15 +757,17 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         sender = s.mail.sender
         if sender:
             s.db.put("accounts", sender, dict(s.db.get("accounts", sender) or {}, language=lang))
-            for name in s.db.all("games"):
+            for name, role in sorted(games_of(s.db, sender).items()):
+                if role["role"] == "gm":
+                    row = self._gm(s, name)
+                    if row.get("language") != lang:
+                        save_gm(s.db, name, dict(row, language=lang))
+                    continue
                 game = self._find_game(s, name)
-                for p, pl in game.players.items():
+                for p, pl in game.players.items() if game else ():
                     if sender in pl.addresses and pl.language != lang:
                         game.players[p] = Player(pl.addresses, pl.password_hash, lang)
                         self._changed(s, game)
-            for name, row in s.db.all("gm").items():
-                if row.get("address") == sender and row.get("language") != lang:
-                    s.db.put("gm", name, dict(row, language=lang))
         s.results.append({"kind": "language_set", "line": cmd.line, "language": lang})
 
     def _set_names(self, s: _Session, cmd: Command) -> None:
@@ -834,9 +844,10 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         if game.phase.kind == "A":
             due, ordered, listed = adjustment_status(game, power)
             adjust = {"due": due, "ordered": ordered, "left": max(abs(due) - ordered, 0), "listed": listed}
+        skipped = [{"input": p.input, "note": p.notes[0]} for p in parsed if p.kind == "chatter"]   # talk
         s.results.append({"kind": "orders", "game": game.name, "map": game.map_name, "power": power,
                           "phase": str(game.phase), "orders": orders, "taken": len(entries) - before,
-                          "adjust": adjust,
+                          "adjust": adjust, "skipped": skipped,
                           "superseded": superseded, "rejected": rejected,
                           "missing": missing, "deadline": game.schedule.deadline,
                           "timezone": game.settings.deadlines.timezone})

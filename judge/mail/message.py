@@ -19,8 +19,11 @@ from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
+from itertools import chain
 
 from bs4 import BeautifulSoup
+
+from .charset import guesses
 
 # charsets as labelled -> the superset that decodes what mailers really send
 _CHARSET_SUPERSET = {
@@ -29,8 +32,6 @@ _CHARSET_SUPERSET = {
     "big5": "big5hkscs", "x-big5": "big5hkscs", "cp950": "big5hkscs",
     "us-ascii": "utf-8", "ascii": "utf-8",   # undeclared 8-bit text is usually UTF-8
 }
-# tried in order when the declared charset is missing, unknown or wrong
-_GUESSES = ("utf-8", "gb18030", "big5hkscs")
 
 _PRECEDENCE_AUTO = {"bulk", "list", "junk", "auto_reply"}
 _LIST_HEADERS = ("List-Id", "List-Unsubscribe", "List-Post")
@@ -76,8 +77,9 @@ class InboundMail:
 def decode_bytes(data: bytes, declared: str | None) -> tuple[str, list[str]]:
     """Decode body bytes labelled ``declared``; returns (text, notes).
 
-    A known charset that fails, or an unknown one, falls back to UTF-8, GB18030
-    and Big5-HKSCS in turn, then UTF-8 with replacement characters.
+    A missing, unknown or failing charset falls back to UTF-8, GB18030 and
+    Big5-HKSCS, the one that reads most like Chinese first
+    (:func:`judge.mail.charset.guesses`), then UTF-8 with replacement characters.
     """
     notes: list[str] = []
     label = (declared or "").strip().lower()
@@ -89,10 +91,7 @@ def decode_bytes(data: bytes, declared: str | None) -> tuple[str, list[str]]:
             candidates.append(name)
         except LookupError:
             notes.append(f"charset_unknown:{label}")
-    for c in _GUESSES:
-        if c not in candidates:
-            candidates.append(c)
-    for i, c in enumerate(candidates):
+    for i, c in enumerate(chain(candidates, guesses(data, candidates))):
         try:
             text = data.decode(c)
         except (UnicodeDecodeError, LookupError):

@@ -11,10 +11,11 @@ For each spool entry, oldest first:
    and composed here (Message-ID from (key, purpose, recipient));
 4. the staged game changes, the ledger entry and the outbox rows are committed
    in ONE store transaction (entries waiting together, up to ``batch``, share
-   that transaction: a group commit), provided the store file is still the
-   one the batch was made from: a ``judge game ...`` command in another
-   process may have committed meanwhile, and then the batch is made again
-   from the new state (:data:`CONFLICT_TRIES`), so neither change is lost;
+   that transaction: a group commit), provided no other process committed
+   since the batch was read (the store's :meth:`~judge.storage.Store.version`;
+   it cannot happen while ``judge serve`` owns the data folder, see
+   :mod:`judge.commands.submit`): else the batch is made again from the new
+   state, so no change is lost;
 5. only then the spool entry is removed, the inbound transport is told to
    acknowledge (IMAP ``\\Seen``), and the outbox rows go to the sender.
 
@@ -53,8 +54,8 @@ attempts, sent_at?, error?}).
 
 from __future__ import annotations
 
+import json
 import logging
-import os
 import queue
 import threading
 import time
@@ -64,21 +65,23 @@ from email import policy
 from email.parser import BytesHeaderParser
 from typing import Callable
 
-from . import faults
+from .. import faults
 from .commands import CommandHandler, Reply
 from .compose import compose, message_id_for
 from .message import InboundMail, read_mail
 from .render import render
 from .spool import Spool, SpoolEntry
 from .staging import Staging
+from ..storage import StoreError
 
 log = logging.getLogger("judge.mail")
 
-PRELOAD = ("ledger", "accounts", "gm", "games")
-"""Tables a batch reads whole at its start (the store re-reads its file for every lookup)."""
+CONFLICT_TRIES = 20
+"""Times a batch is made again when another process wrote the store meanwhile
+(then the batch fails, and is tried again later like any failure)."""
 
-CONFLICT_TRIES = 5
-"""Times a batch is made again when another process wrote the store meanwhile."""
+PRUNE_SHARDS = 16
+"""Ledger shards pruned in one housekeeping round (all of them within a day)."""
 
 PRUNE_EVERY = 86400.0
 """Seconds between two prunings of the ledger."""
@@ -108,16 +111,18 @@ class Worker:
                  clock: Callable[[], datetime] = utc_now,
                  ack: Callable[[dict], None] = lambda meta: None,
                  send: Callable[[list[dict]], None] = lambda rows: None,
-                 timekeeper=None,
-                 changed: Callable[[dict[str, dict | None], bool], None] = lambda docs, by_mail: None,
+                 timekeeper=None, commands=None,
+                 changed: Callable[[dict[str, dict | None], bool], None] = lambda rows, by_mail: None,
                  templates=None):
         self.store, self.spool, self.handler = store, spool, handler
+        self.commands = commands                # runs `judge game ...` work items (judge.commands.work)
         self.templates = templates              # a judgekeeper's template copies (judge.text.templates)
         self.address, self.name, self.domain, self.keeper = address, name, domain, keeper
         self.language = language
         self.max_attempts, self.retry_delay, self.batch = max_attempts, retry_delay, batch
         self.ledger_days = ledger_days
-        self._next_prune = 0.0                  # monotonic time of the next ledger pruning
+        self._next_prune = 0.0                  # monotonic time of the next ledger pruning round
+        self._prune_shard = 0                   # the ledger shard it starts with
         self.clock, self.ack, self.send = clock, ack, send
         self.timekeeper, self.changed = timekeeper, changed
         self._work: list = []                   # deadline work not yet done
@@ -254,8 +259,6 @@ class Worker:
         rows, summary)]`` handled, and ``(entry, mail, error, counted)`` of the
         entry that failed (the batch stops there) or None."""
         batch = Staging(self.store)
-        for table in PRELOAD:              # one read of the store per table, not one per document
-            batch.all(table)
         done: list[tuple[SpoolEntry, list[dict], str]] = []
         failed = None
         for entry in entries:
@@ -265,6 +268,9 @@ class Worker:
                 continue
             now = self.clock()
             mail = None
+            if entry.meta.get("source") == "cli":
+                done.append(self._command(entry, batch, now))
+                continue
             try:
                 mail = read_mail(entry.raw, entry.key, self.address, entry.meta.get("mail_from"))
                 staging = Staging(batch)
@@ -288,6 +294,30 @@ class Worker:
                 batch.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
             done.append((entry, rows, f"from {mail.sender or '?'} {mail.subject[:60]!r}: {summary}"))
         return batch, done, failed
+
+    def _command(self, entry: SpoolEntry, batch: Staging, now: datetime):
+        """A ``judge game ...`` work item (see :mod:`judge.commands.work`): run
+        it on the batch; its result (exit status, output) goes in its ledger
+        entry, where the command waiting for it reads it."""
+        staging = Staging(batch)
+        try:
+            work = json.loads(entry.raw)
+            replies, result = self.commands(work, staging, now)
+            rows = [self._row(_blank_mail(entry.key), r, now) for r in replies]
+        except Exception as e:  # noqa: BLE001 - a bug must not stop the worker: the command is told
+            log.exception("command %s failed", entry.key)
+            staging, rows = Staging(batch), []
+            result = {"status": 2, "out": "", "err": f"the judge could not do it: {type(e).__name__}: {e}"}
+        if result.get("status", 2) >= 2:       # refused: nothing changes, nothing is mailed
+            rows = []
+        else:
+            staging.apply(batch)
+        for row in rows:
+            batch.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
+        batch.put("ledger", entry.key, {"status": "done", "at": now.isoformat(), "from": "judge game",
+                                        "subject": str(work.get("argv", ""))[:200] if isinstance(work, dict)
+                                        else "", "result": result, "replies": [r["id"] for r in rows]})
+        return entry, rows, f"command: status {result.get('status')}, {len(rows)} mail(s)"
 
     def _take(self, names: list[str]) -> list[SpoolEntry]:
         """The entries of the next batch, in order: entries never tried, up to
@@ -329,8 +359,6 @@ class Worker:
         """``(batch, outbox rows, [(item, summary, changed anything)])`` of the
         deadline work ``items`` over one staged view of the store."""
         batch = Staging(self.store)
-        for table in PRELOAD:
-            batch.all(table)
         rows, seen, summaries = [], set(), []
         for item in items:
             if item in seen or self.timekeeper is None:
@@ -348,21 +376,15 @@ class Worker:
         return batch, rows, summaries
 
     # ---- committing --------------------------------------------------------------
-    def _stamp(self) -> tuple | None:
-        """What identifies the store file's current version (every commit
-        replaces the file: a new inode, time and size)."""
-        try:
-            st = os.stat(self.store.path)
-        except FileNotFoundError:
-            return None
-        return st.st_ino, st.st_mtime_ns, st.st_size
+    def _stamp(self) -> str:
+        """The store's version (changes with every commit of any process)."""
+        return self.store.version()
 
-    def _commit(self, batch: Staging, stamp: tuple | None, tries: int) -> None:
+    def _commit(self, batch: Staging, stamp: str, tries: int) -> None:
         """Commit ``batch`` if it changes anything, made from the store as it
         was at ``stamp``. Raises :class:`_StoreChanged` (nothing written) if
-        another process (``judge game ...``) committed since, unless this was
-        the last of :data:`CONFLICT_TRIES` (then its change may be overwritten;
-        logged)."""
+        another process committed since; after :data:`CONFLICT_TRIES` a
+        StoreError (nothing written: the batch fails and is tried again later)."""
         if not batch.changes:
             return
         faults.checkpoint("before_commit")
@@ -370,17 +392,18 @@ class Worker:
             if self._stamp() != stamp:
                 if tries < CONFLICT_TRIES:
                     raise _StoreChanged
-                log.warning("worker: the store keeps changing under the worker; committing anyway")
+                raise StoreError("the store keeps changing under the worker: another process writes it")
             batch.apply(tx)
         faults.checkpoint("after_commit")
 
     def _tell_changed(self, batch: Staging, by_mail: bool) -> None:
-        docs = {key: doc for (table, key), doc in batch.changes.items() if table == "games"}
-        if docs:
+        """Tell ``changed`` the wakeup rows of the games the batch changed."""
+        games = {key for (table, key) in batch.changes if table == "games"}
+        if games:
             try:
-                self.changed(docs, by_mail)
+                self.changed({name: batch.get("wakeups", name) for name in sorted(games)}, by_mail)
             except Exception:  # noqa: BLE001 - planning is redone on the scheduler's rescan
-                log.exception("worker: could not tell the scheduler about %s", ", ".join(docs))
+                log.exception("worker: could not tell the scheduler about %s", ", ".join(sorted(games)))
 
     def _finish(self, entry: SpoolEntry) -> None:
         self._not_before.pop(entry.name, None)
@@ -453,11 +476,12 @@ class Worker:
 
     # ---- housekeeping ----------------------------------------------------------
     def housekeeping(self) -> None:
-        """Resend requests now; the ledger pruned at start and daily."""
+        """Resend requests now; a few ledger shards pruned each round, every
+        shard once every :data:`PRUNE_EVERY` seconds."""
         self.resend()
         if time.monotonic() >= self._next_prune:
-            self._next_prune = time.monotonic() + PRUNE_EVERY
-            self.prune_ledger()
+            self._next_prune = time.monotonic() + PRUNE_EVERY * PRUNE_SHARDS / self.store.shards("ledger")
+            self.prune_ledger(PRUNE_SHARDS)
 
     def resend(self) -> list[str]:
         """Do the ``judge spool resend`` requests: each failed outgoing mail named
@@ -466,11 +490,10 @@ class Worker:
         requests = self.spool.resend_requests()
         if not requests:
             return []
-        outbox = self.store.all("outbox")
         rows = []
         with self.store.transaction() as tx:
             for _path, mid in requests:
-                row = outbox.get(mid)
+                row = tx.get("outbox", mid)
                 if row is None or row.get("status") != "failed":
                     log.warning("resend %s: %s", mid, "no such outgoing mail" if row is None
                                 else f"it is {row.get('status')}, not failed")
@@ -487,14 +510,18 @@ class Worker:
         self.send(rows)
         return [r["id"] for r in rows]
 
-    def prune_ledger(self) -> int:
-        """Remove ledger entries older than ``ledger_days`` (0: keep them all);
+    def prune_ledger(self, shards: int | None = None) -> int:
+        """Remove ledger entries older than ``ledger_days`` (0: keep them all)
+        from the next ``shards`` shards of the ledger (None: all of them);
         returns how many went."""
         if not self.ledger_days:
             return 0
         cutoff = self.clock() - timedelta(days=self.ledger_days)
+        total = self.store.shards("ledger")
+        picked = [(self._prune_shard + i) % total for i in range(min(shards or total, total))]
+        self._prune_shard = (picked[-1] + 1) % total
         old = []
-        for key, doc in self.store.all("ledger").items():
+        for key, doc in (item for shard in picked for item in self.store.keys("ledger", shard).items()):
             try:
                 at = datetime.fromisoformat(doc.get("at", ""))
             except (TypeError, ValueError):
@@ -518,10 +545,9 @@ class Worker:
             return
         now = self.clock()
         notices, notice_rows = [], []
-        outbox = self.store.all("outbox")      # one read of the store for all the reports
         with self.store.transaction() as tx:
             for kind, mid, info in reports:
-                row = outbox.get(mid)
+                row = tx.get("outbox", mid)
                 if row is None or row.get("status") != "pending":
                     continue
                 if kind == "sent":           # the ledger keeps its Message-ID; keep the store small

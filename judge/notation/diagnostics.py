@@ -54,7 +54,12 @@ Notes (``ParsedLine.notes``: the order was read, but the player should know):
 ========================= ========================================================
 ``unit_coast_corrected``  province, written_coast, coast (the unit's real coast;
                           the written one is ignored, DATC 6.B.10)
+``chatter``               text (the line as typed): talk, not an order, passed
+                          over (``ParsedLine.kind == "chatter"``)
 ========================= ========================================================
+
+Words the player wrote (``text``, ``after``) are quoted as typed, traditional
+characters kept (``Token.shown``).
 """
 
 from __future__ import annotations
@@ -249,6 +254,10 @@ _TEMPLATES: dict[str, tuple[str, str, str]] = {
         "the fleet in {province} is on the {coast}, not the {written_coast}",
         "{province}的舰队位于{coast}，不是{written_coast}",
         "{province}的艦隊位於{coast}，不是{written_coast}"),
+    "chatter": (
+        'passed over, no order in it: "{text}"',
+        "已略过（其中没有命令）：“{text}”",
+        "已略過（其中沒有命令）：「{text}」"),
 }
 _LOCATION_KEYS = ("province", "coasts", "candidates", "suggestion_codes")   # coasts by coast name
 _PLACE_KEYS = ("destination", "origin")       # a province, or a coast location by its full name
