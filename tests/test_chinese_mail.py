@@ -87,13 +87,17 @@ SAMPLE = {
     "role": "voter", "award": "best_strategy", "game": "g7", "phase": "S1901M", "pair": "solo=x",
     "usage": "JOIN GAME PASSWORD [POWER]", "reason": Reason("bounced"), "word": "Build",
     "sides": [["England"], ["France"]], "centres": [18, 18], "end_at": "2025-06-01T12:00:00+00:00",
+    "candidates": ["lvn", "lvp"], "after": "巴黎陆军", "expected": "order", "coast": "nc", "written_coast": "sc",
+    "did_you_mean": "", "suggestion_codes": ["par", "pic"],
 }
 
 
 def sample_reason(code: str) -> Reason:
     text = TEXTS.get(code) or SENTENCES.get(code, "")
     names = set(re.findall(r"%\((\w+)\)s", text)) | ({"sides", "centres", "need"} if code in SENTENCES else set())
-    return Reason(code, **{k: SAMPLE[k] for k in names if k in SAMPLE})
+    if "did_you_mean" in names:
+        names.add("suggestion_codes")
+    return Reason(code, **{k: SAMPLE[k] for k in names if k in SAMPLE and k != "did_you_mean"})
 
 
 ERRORS = ["unknown_command", "usage", "no_such_game", "game_exists", "bad_game_name", "bad_password",

@@ -1,8 +1,8 @@
 """Reasons in words: why an order failed or was refused, why a request was
 not taken — every code of the rules core (:mod:`judge.rules.reasons`), of
 the game (:class:`~judge.game.errors.GameError`, its refusals) and of the
-order parser (:mod:`judge.notation.diagnostics`), said in the reader's
-language by :func:`say`.
+order parser (:mod:`judge.notation.diagnostics`: its words live here), said
+in the reader's language by :func:`say`.
 
 A reason's params hold codes; here they become names (:class:`Words`):
 ``province``, ``destination``, ``origin``, ``location``, ``ordered``,
@@ -151,6 +151,21 @@ TEXTS: dict[str, str] = {
     "not_points": N_('"%(text)s" is not a whole number of points (or NONE)'),
     "name_power": N_("name the power (or NONE)"),
     "name_phase": N_("name the phase: ROLLBACK S1901M"),
+    # ---- lines the order parser could not read (judge.notation.diagnostics) -----------
+    "unknown_province": N_('unknown province "%(text)s"%(did_you_mean)s'),
+    "unknown_word": N_('not understood: "%(text)s"'),
+    "ambiguous_province": N_('"%(text)s" could be %(candidates)s: write more of the name'),
+    "unknown_coast": N_('"%(text)s" is not a coast of %(province)s; its coasts are %(coasts)s'),
+    "coast_impossible": N_("%(province)s has no %(coast)s; write %(coasts)s"),
+    "incomplete": N_('incomplete order: expected %(expected)s after "%(after)s"'),
+    "unexpected": N_('not understood here: "%(text)s"'),
+    "several_units": N_("one unit per %(order)s order"),
+    "route_not_allowed": N_("no route here: %(reason)s"),
+    "route_not_sea": N_("a convoy route goes through seas only; %(province)s is not a sea"),
+    "wrong_power": N_("this line is for %(power)s, but these are the orders of %(expected_power)s"),
+    "illegal": N_("not a legal order: %(text)s"),
+    "unit_coast_corrected": N_("the fleet in %(province)s is on the %(coast)s, not the %(written_coast)s"),
+    "chatter": N_('passed over, no order in it: "%(text)s"'),
     # ---- settings (judge.game.setting_text, deadlines, settings) ----------------------
     "bad_key": N_('"%(pair)s": write key=value with a key among %(keys)s'),
     "not_whole_or_none": N_('"%(text)s" is not a whole number (or none)'),
@@ -196,6 +211,13 @@ ORDER_KINDS = {
     "disband_pri": N_("disband priority list"),
 }
 UNIT_TYPES = {"A": N_("an army"), "F": N_("a fleet")}
+EXPECTED = {"order": N_("an order (H, -, S, C, ...)"), "location": N_("a province"),
+            "destination": N_("a destination"), "unit": N_("the unit it applies to")}
+"""What an incomplete line lacks (``incomplete``)."""
+ROUTES = {"fleet": N_("a fleet moves one step and is never convoyed"),
+          "retreat": N_("a retreat goes to one adjacent province, never by convoy")}
+"""Why a line may name no route (``route_not_allowed``)."""
+DID_YOU_MEAN = N_("; did you mean %(names)s?")
 PHASE_KINDS = {"M": N_("movement"), "R": N_("retreat"), "A": N_("adjustment")}
 ROLES = {"voter": N_("the voter"), "draw_member": N_("a member of the draw"),
          "conceded_to": N_("the power conceded to"), "ally": N_("the ally")}
@@ -271,6 +293,12 @@ def _shown(key: str, value, w) -> str:
         return w(SYSTEMS[value])
     if key == "sides":
         return w.join([w.join(w.powers(side), "and") for side in value], "and")
+    if key == "reason" and value in ROUTES:
+        return w(ROUTES[value])
+    if key == "expected" and value in EXPECTED:
+        return w(EXPECTED[value])
+    if key in ("coast", "written_coast") and isinstance(value, str):
+        return w.names.coast_name(value)
     if key == "reason":
         return say(value, w)
     if key == "usage" and isinstance(value, str):
@@ -288,19 +316,19 @@ def say(thing, w) -> str:
     Diagnostic or any exception — as a sentence in ``w``'s language and
     names (``w``: a :class:`~judge.text.words.Words`). A code this table
     does not know is shown as it is (a GameError made with an English
-    sentence for the command line); a diagnostic of a code it does not know
-    says itself (``message(lang)``)."""
+    sentence for the command line)."""
     if thing is None:
         return ""
     code, params = _parts(thing)
     if code in SENTENCES or code == "tie":
         return _victory(code, params, w)
     if code is None or code not in TEXTS:
-        if hasattr(thing, "message"):
-            return thing.message(w.lang)
         return code if code is not None else str(thing)
     text = w(TEXTS[code])
     shown = {k: _shown(k, v, w) for k, v in params.items() if k not in ("labels", "map")}
+    if code == "unknown_province":
+        codes = params.get("suggestion_codes") or []
+        shown["did_you_mean"] = w(DID_YOU_MEAN, names=w.join(w.locations(codes), "or", question=True)) if codes else ""
     try:
         text = text % shown
     except (KeyError, TypeError, ValueError):
