@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from browser.sample import sample_game
+from test_game_ending_report import ended  # noqa: F401 - the fixture: an alliance win, a fine, an award vote
 from judge.game import Game, GameError, Line, Player
 from judge.game.setting_text import KEYS, SPECIAL, change_settings
 from judge.mail import commands
@@ -189,28 +190,6 @@ def test_results_of_random_games(seed):
 
 
 # ---- the final report ------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def ended() -> Game:
-    """Alliance victory, a passive player fined, an award voted, an advisor."""
-    game = Game.create("g7", now=T0, seed=1, settings=change_settings(Game.create("x", now=T0, seed=1).settings,
-                                                                      ["alliance=20", "awards=vote"]))
-    for p in game.map.powers:
-        game.players[p] = Player((f"{p.lower()}@example.org",))
-    game.players["France"] = Player(("france@example.org", "advisor@example.org"))
-    owners = {sc: "England" for sc in "edi lon lvp nwy swe den stp mos war".split()}
-    owners |= {sc: "France" for sc in "bre mar par spa por tun nap ven tri vie".split()}
-    owners |= {"rom": "Italy"}
-    game.position = Position("F1905M", {"nth": Unit("England", "F", "nth"), "rom": Unit("Italy", "A", "rom")},
-                             owners, {})
-    game.ally("England", "France")
-    game.ally("France", "England")
-    game.submit("England", [Move("F", "nth", "hol")], T0)
-    game.process(T0)
-    game.gm_rule_passive("Italy", 3)
-    game.vote_award("England", "strategy", "France")
-    return game
-
-
 @pytest.mark.parametrize("lang, names", CHINESE)
 def test_final_report_with_awards_and_fines(ended, lang, names):
     text = final_text(ended, lang, names=names)
@@ -260,8 +239,9 @@ def test_every_notice(kind, lang, names, ended):
                                judge_name="Diplomacy Judge", judge_address="judge@example.test",
                                njtime=njudge_time, players=[("France", ("f@x.org",)), ("Italy", ())],
                                hidden=False)
-        assert english_words(subject + "\n" + body, ("g7",)) == [], kind
-        assert subject.endswith(" g7 " + n["phase"]) or subject.endswith(" g7"), subject   # the tag
+        assert english_words(subject + "\n" + body, (n["game"],)) == [], kind
+        tag = f" {n['game']} {n['phase']}"
+        assert subject.endswith(tag) or subject.endswith(f" {n['game']}"), subject        # the tag
 
 
 def test_help_and_answers_in_chinese():

@@ -17,6 +17,7 @@ from datetime import datetime
 
 from ..game import Game, GameError, PhaseRecord
 from ..game.records import DEFAULT, LIST
+from ..game.results import unused_builds
 from ..game.sequence import adjustments_due
 from ..maps import load_names
 from ..notation.format import format_order
@@ -262,13 +263,7 @@ def _orders(game: Game, rec: PhaseRecord, names: NameIndex, lang: str) -> tuple[
         if src:
             notes.append(_(src))
         rows.setdefault(r.power, []).append(OrderRow(text, r.outcome, tuple(notes)))
-    unused: dict[str, str] = {}
-    if Phase.parse(rec.phase).kind == "A":
-        for power, n in adjustments_due(gm, rec.position_before).items():
-            used = sum(1 for r in rec.results if r.power == power and r.ok
-                       and isinstance(r.order, (Build, Waive)))
-            if n > used:
-                unused[power] = _("%(n)d build(s) not used") % {"n": n - used}
+    unused = {p: _("%(n)d build(s) not used") % {"n": n} for p, n in unused_builds(gm, rec).items()}
     out = []
     for power in gm.powers:
         written = tuple(

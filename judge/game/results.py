@@ -48,6 +48,19 @@ def njudge_time(when, tz: str) -> str:
             f"{local:%H:%M:%S} {local:%z}")
 
 
+def unused_builds(game_map, record: PhaseRecord) -> dict[str, int]:
+    """``{power: builds it could make and did not}`` in an adjustment phase
+    (nothing in another phase)."""
+    unused: dict[str, int] = {}
+    if Phase.parse(record.phase).kind == "A":
+        for power, n in adjustments_due(game_map, record.position_before).items():
+            used = sum(1 for r in record.results if r.power == power and r.ok
+                       and isinstance(r.order, (Build, Waive)))
+            if n > used:
+                unused[power] = n - used
+    return unused
+
+
 def phase_data(game, record: PhaseRecord) -> dict:
     """One adjudicated phase of ``game`` as plain data: ``game``, ``map``,
     ``phase``, ``processed_at`` (UTC), ``random_seed``; ``orders``: per power
@@ -67,13 +80,7 @@ def phase_data(game, record: PhaseRecord) -> dict:
         rows.setdefault(r.power, []).append({
             "order": r.order, "outcome": r.outcome, "reason": r.reason, "dislodged": r.dislodged,
             "destroyed": r.destroyed, "source": sources.get((r.power, r.order))})
-    unused: dict[str, int] = {}
-    if Phase.parse(record.phase).kind == "A":
-        for power, n in adjustments_due(gm, record.position_before).items():
-            used = sum(1 for r in record.results if r.power == power and r.ok
-                       and isinstance(r.order, (Build, Waive)))
-            if n > used:
-                unused[power] = n - used
+    unused = unused_builds(gm, record)
     english = load_names(game.map_name).get("provinces", {})
     owned: dict[str, list[str]] = {}
     for sc in sorted(gm.supply_centres, key=lambda c: english.get(c, {}).get("en", c)):
