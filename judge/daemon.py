@@ -178,7 +178,7 @@ def make_worker(cfg: Config, *, clock: Callable[[], datetime] = utc_now, handler
                   name=j.name, domain=cfg.domain, keeper=j.keeper, language=j.language,
                   max_attempts=cfg.worker.max_attempts, retry_delay=cfg.worker.retry_delay,
                   ledger_days=cfg.worker.ledger_days, clock=clock, timekeeper=Timekeeper(j),
-                  commands=Commands(j, online), **hooks)
+                  commands=Commands(j, online), templates=cfg.templates_dir, **hooks)
 
 
 def prepare(cfg: Config, store: Store, spool: Spool) -> None:

@@ -41,7 +41,7 @@ def test_a_year_by_hand(capsys, monkeypatch, data, tmp_path):
     assert "France: A Mar - Spa." in out and "Germany: A Mun - Bur." in out
     assert out.rstrip().endswith("Next phase: Fall 1901 Movement (F1901M)")
     rc, out, _ = judge(capsys, monkeypatch, "game", "process", "g1", "--data", data)
-    assert "France:  4  Brest, Marseilles, Paris, Spain" in out and "France: builds 1" in out
+    assert "France:   4  Brest, Marseilles, Paris, Spain" in out and "France: builds 1" in out
     rc, out, _ = judge(capsys, monkeypatch, "game", "show", "g1", "--phase", "S1901M", "--data", data)
     assert rc == 0 and "Germany: A Mun - Bur." in out
     game = load_game(Store(tmp_path / "var" / "store"), "g1")
@@ -70,7 +70,7 @@ def test_errors(capsys, monkeypatch, data):
     rc, _, err = judge(capsys, monkeypatch, "game", "show", "g3", "--phase", "F1905M", "--data", data)
     assert rc == 2 and "no phase F1905M" in err
     rc, _, err = judge(capsys, monkeypatch, "game", "orders", "g3", "Prussia", "-", "--data", data, stdin="")
-    assert rc == 2 and "no power 'Prussia'" in err
+    assert rc == 2 and 'no power "Prussia"' in err
     rc, _, err = judge(capsys, monkeypatch, "game", "new", "bad name", "--data", data)
     assert rc == 2 and "not a game name" in err
     rc, out, _ = judge(capsys, monkeypatch, "game", "show", "g3", "--data", data)

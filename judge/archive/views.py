@@ -17,31 +17,18 @@ from datetime import datetime
 
 from ..game import Game, GameError, PhaseRecord
 from ..game.records import DEFAULT, LIST
+from ..game.results import unused_builds
 from ..game.sequence import adjustments_due
 from ..maps import load_names
 from ..notation.format import format_order
 from ..notation.names import NameIndex, name_index
-from ..render import phase_title
-from ..rules.orders import (BOUNCED, CUT, DISLODGED, DISRUPTED, FAILS, ILLEGAL, NO_CONVOY,
-                            SUCCEEDS, VOID, Build, Waive)
+from ..rules.orders import FAILS, ILLEGAL, SUCCEEDS, VOID, Build, Waive
 from ..rules.phase import Phase
 from ..rules.position import Position
-from .i18n import check_lang, gettext
-
-
-def N_(text: str) -> str:
-    """Marks a text for the catalogues; translated where it is shown."""
-    return text
-
+from ..text import Words, phase_title
+from ..text.catalogue import N_, check_lang, gettext
 
 OUTCOMES = {SUCCEEDS: N_("succeeds"), FAILS: N_("fails"), ILLEGAL: N_("illegal"), VOID: N_("void")}
-REASONS = {
-    BOUNCED: N_("bounced"), CUT: N_("cut"), DISLODGED: N_("dislodged"),
-    DISRUPTED: N_("disrupted"), NO_CONVOY: N_("no convoy"), "no order": N_("no order"),
-    "civil disorder": N_("civil disorder"),
-}
-"""Reasons the rules core gives as words (``judge.rules.orders``); other
-reasons are English sentences and are shown as they are."""
 SOURCES = {LIST: N_("from standing list"), DEFAULT: N_("judge's default")}
 TIME_FORMAT = "%Y-%m-%d %H:%M UTC"
 
@@ -177,7 +164,7 @@ def phase_view(game: Game, phase: str, lang: str = "en") -> PhaseView:
     try:
         wanted = str(Phase.parse(phase))
     except ValueError as e:
-        raise GameError(str(e)) from None
+        raise GameError.wrap(e) from None
     if wanted == game.position.phase:
         pos = game.position
         centres, unowned = _centres(game, pos, names, lang)
@@ -265,23 +252,18 @@ def _ends_fall(rec: PhaseRecord) -> bool:
 
 def _orders(game: Game, rec: PhaseRecord, names: NameIndex, lang: str) -> tuple[PowerOrders, ...]:
     _ = gettext(lang)
+    w = Words(game.map_name, lang)
     gm = game.map
     sources = {(p, e.order): e.source for p, es in rec.orders.items() for e in es if not e.replaced}
     rows: dict[str, list[OrderRow]] = {}
     for r in rec.results:
         text = format_order(r.order, names, lang) if r.order is not None else _("(no order)")
-        notes = _result_notes(r, lang)
+        notes = _result_notes(r, w)
         src = SOURCES.get(sources.get((r.power, r.order)))
         if src:
             notes.append(_(src))
         rows.setdefault(r.power, []).append(OrderRow(text, r.outcome, tuple(notes)))
-    unused: dict[str, str] = {}
-    if Phase.parse(rec.phase).kind == "A":
-        for power, n in adjustments_due(gm, rec.position_before).items():
-            used = sum(1 for r in rec.results if r.power == power and r.ok
-                       and isinstance(r.order, (Build, Waive)))
-            if n > used:
-                unused[power] = _("%(n)d build(s) not used") % {"n": n - used}
+    unused = {p: _("%(n)d build(s) not used") % {"n": n} for p, n in unused_builds(gm, rec).items()}
     out = []
     for power in gm.powers:
         written = tuple(
@@ -294,10 +276,10 @@ def _orders(game: Game, rec: PhaseRecord, names: NameIndex, lang: str) -> tuple[
     return tuple(out)
 
 
-def _result_notes(r, lang: str) -> list[str]:
-    _ = gettext(lang)
+def _result_notes(r, w: Words) -> list[str]:
+    _ = w.gettext
     notes = []
-    reason = _(REASONS[r.reason]) if r.reason in REASONS else r.reason
+    reason = w.reason(r.reason) if r.reason is not None else None
     if r.outcome == FAILS:
         notes.append(reason or _("fails"))
     elif r.outcome in (ILLEGAL, VOID):

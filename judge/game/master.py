@@ -45,7 +45,7 @@ def extend(game, hours: float, now: datetime) -> list[Notice]:
     """``EXTEND hours``: the deadline moves ``hours`` later (from now, if it
     has passed); a running grace period ends."""
     if hours <= 0:
-        raise GameError("extend by a number of hours above 0")
+        raise GameError("extend_hours")
     if not turns.running(game):
         raise GameError.of("no_clock", game=game.name)
     s = game.schedule
@@ -154,7 +154,7 @@ def change(game, pairs, now: datetime) -> list[Notice]:
     try:
         game.settings = change_settings(game.settings, pairs)
     except ValueError as e:
-        raise GameError(str(e)) from None
+        raise GameError.wrap(e) from None
     return [Notice("settings", turns.EVERYONE, {"game": game.name, "map": game.map_name,
                                                 "changes": list(pairs)},
                    f"{game.name}:settings:{now.isoformat()}")]
@@ -199,4 +199,4 @@ def phase_name(text: str) -> str:
     try:
         return str(Phase.parse(text))
     except ValueError as e:
-        raise GameError(str(e)) from None
+        raise GameError.wrap(e) from None

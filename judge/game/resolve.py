@@ -16,7 +16,8 @@ from ..rules.adjustments import adjustment_counts
 from ..rules.map import Map, province_of
 from ..rules.options import RuleOptions
 from ..rules.orders import (
-    ILLEGAL, SUCCEEDS, BuildPriority, Disband, DisbandPriority, Result, Retreat, RetreatPreference,
+    CIVIL_DISORDER, ILLEGAL, SUCCEEDS, BuildPriority, Disband, DisbandPriority, Result, Retreat,
+    RetreatPreference,
 )
 from ..rules.position import Position
 from . import defaults
@@ -168,6 +169,6 @@ def _civil_disorder(results: list[Result]) -> dict[str, int]:
     """``{power: removals the core made in civil disorder}``."""
     short: dict[str, int] = {}
     for r in results:
-        if r.reason == "civil disorder":
+        if r.reason == CIVIL_DISORDER:
             short[r.power] = short.get(r.power, 0) + 1
     return short

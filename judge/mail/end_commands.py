@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from ..game import GameError, master, turns
 from ..game.scores import award_name, nmr_record
+from ..text.catalogue import N_
 
 WORDS_EN = {"END": "end", "PASSIVE": "passive", "AWARD": "award"}
 """Command words of the GM's rulings (merged into :mod:`judge.mail.commands`' table)."""
@@ -81,7 +82,7 @@ class EndCommands:
         def run(game):
             words = [w.upper() for w in cmd.args]
             if len(words) < 3 or words[0] != "BEST" or words[1] not in ("STRATEGY", "DIPLOMACY"):
-                raise GameError("VOTE BEST STRATEGY <power> or VOTE BEST DIPLOMACY <power>")
+                raise GameError("usage", usage=N_("VOTE BEST STRATEGY|DIPLOMACY POWER"))
             award = words[1].lower()
             candidate = self._power_arg(game, cmd, cmd.args[2:])
             game.vote_award(s.power, award, candidate, by=s.mail.sender)
@@ -115,7 +116,7 @@ class EndCommands:
     def _passive(self, s, cmd) -> None:
         def run(game):
             if len(cmd.args) < 2:
-                raise GameError("PASSIVE <power> <fine in points>, or PASSIVE <power> NONE to withdraw")
+                raise GameError("usage", usage=N_("PASSIVE POWER FINE|NONE"))
             power = self._power_arg(game, cmd, cmd.args[:-1])
             text = cmd.args[-1]
             if text.upper() in ("NONE", "无", "無"):
@@ -123,7 +124,7 @@ class EndCommands:
             elif text.isdigit():
                 fine = int(text)
             else:
-                raise GameError(f"{text!r} is not a whole number of points (or NONE)")
+                raise GameError("not_points", text=text)
             notices = master.rule_passive(game, power, fine, s.now)
             return notices, {"power": power, "fine": fine, "missed": list(nmr_record(game)[power])}
         self._ruling(s, cmd, "passive", run)
@@ -138,9 +139,9 @@ class EndCommands:
                 rest = cmd.args[n:]
                 break
             else:
-                raise GameError("AWARD STRATEGY <power> or AWARD DIPLOMACY <power> (NONE withdraws)")
+                raise GameError("usage", usage=N_("AWARD [BEST] STRATEGY|DIPLOMACY POWER|NONE"))
             if not rest:
-                raise GameError("name the power (or NONE)")
+                raise GameError("name_power")
             none = len(rest) == 1 and rest[0].upper() in ("NONE", "无", "無")
             power = None if none else self._power_arg(game, cmd, rest)
             notices = master.name_award(game, award, power, s.now)

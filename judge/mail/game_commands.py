@@ -248,7 +248,7 @@ class GameCommands:
     def _rollback(self, s, cmd) -> None:
         def run(game):
             if not cmd.args:
-                raise GameError("name the phase: ROLLBACK S1901M")
+                raise GameError("name_phase")
             return master.rollback(game, master.phase_name(cmd.args[0]), s.now), {}
         self._gm_command(s, cmd, "rollback", run)
 
@@ -290,7 +290,7 @@ class GameCommands:
     def _power_arg(game, cmd, words=None) -> str:
         text = " ".join(words if words is not None else cmd.args)
         if not text:
-            raise GameError("name the power")
+            raise GameError("name_power")
         return name_index_of(game).power(text) or game.power(text)
 
 

@@ -123,9 +123,11 @@ class Worker:
                  ack: Callable[[dict], None] = lambda meta: None,
                  send: Callable[[list[dict]], None] = lambda rows: None,
                  timekeeper=None, commands=None,
-                 changed: Callable[[dict[str, dict | None], bool], None] = lambda rows, by_mail: None):
+                 changed: Callable[[dict[str, dict | None], bool], None] = lambda rows, by_mail: None,
+                 templates=None):
         self.store, self.spool, self.handler = store, spool, handler
         self.commands = commands                # runs `judge game ...` work items (judge.commands.work)
+        self.templates = templates              # a judgekeeper's template copies (judge.text.templates)
         self.address, self.name, self.domain, self.keeper = address, name, domain, keeper
         self.language = language
         self.max_attempts, self.retry_delay, self.batch = max_attempts, retry_delay, batch
@@ -455,7 +457,7 @@ class Worker:
         self.ack(entry.meta)
 
     def _row(self, mail: InboundMail, reply: Reply, now: datetime) -> dict:
-        subject, body = render(reply.template, reply.lang, **reply.context)
+        subject, body = render(reply.template, reply.lang, self.templates, **reply.context)
         primary = reply.to[0]
         mid = message_id_for(mail.key, reply.purpose, primary, self.domain)
         msg = compose(sender_name=self.name, sender_address=self.address, to=list(reply.to),
