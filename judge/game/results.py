@@ -72,7 +72,9 @@ def phase_data(game, record: PhaseRecord) -> dict:
     Fall), ``adjustment`` (the phase was an adjustment phase);
     ``centres``: ``[{power, count, centres}]`` after the phase and
     ``unowned`` (SC codes ordered by English name); ``adjustments``:
-    ``[{power, n}]`` due in the next phase (builds > 0, removals < 0)."""
+    ``[{power, n}]`` due in the next phase (builds > 0, removals < 0);
+    ``units``: ``[{power, units: [(type, location)]}]`` as they stand after
+    the phase, per power with units, in map order."""
     gm, after = game.map, record.position_after
     sources = {(p, e.order): e.source for p, es in record.orders.items() for e in es if not e.replaced}
     rows: dict[str, list[dict]] = {}
@@ -100,4 +102,6 @@ def phase_data(game, record: PhaseRecord) -> dict:
         "unowned": owned.get("", []),
         "adjustments": [{"power": power, "n": n} for power, n in adjustments_due(gm, after).items()]
         if after.phase.endswith("A") else [],
+        "units": [{"power": power, "units": [(u.type, u.location) for u in sorted(
+            after.units_of(power), key=lambda u: u.location)]} for power in gm.powers if after.units_of(power)],
     }

@@ -37,6 +37,10 @@ Illegal orders (ILLEGAL: the unit holds, DATC 4.E.1)
 ``no_army_to_convoy``            province
 ``not_on_convoy_route``          province (the fleet's sea), origin, destination
 ``cannot_retreat``               unit, destination
+``retreat_not_adjacent``         unit, destination, retreats (the places it may retreat to)
+``retreat_attacker``             unit, destination, retreats (the attack came from there)
+``retreat_occupied``             unit, destination, retreats
+``retreat_standoff``             unit, destination, retreats (left empty by a standoff)
 ``no_builds``                    power
 ``builds_used_up``               count (builds due, all ordered already)
 ``not_home_centre``              province, power

@@ -29,22 +29,45 @@ class RetreatOutcome:
 
 
 def resolve_retreat_location(game_map: Map, unit: Unit, options: tuple[str, ...],
-                             dest: str) -> tuple[str | None, Reason | None]:
+                             dest: str, position: Position | None = None,
+                             attacker_origin: str | None = None) -> tuple[str | None, Reason | None]:
     """Match ``dest`` against a dislodged unit's ``options``: returns
     ``(location, None)`` or ``(None, reason)``. A fleet's coast is inferred when
-    only one coast of the province is an option; an army's coast is ignored."""
+    only one coast of the province is an option; an army's coast is ignored.
+    A refusal says why (:func:`why_not`) and lists the retreats there are."""
     prov = province_of(dest)
-    here = unit_code(unit.type, unit.location)
     if unit.type == "A":
-        return (prov, None) if prov in options else (None, Reason("cannot_retreat", unit=here, destination=prov))
+        return (prov, None) if prov in options else (None, why_not(game_map, unit, options, prov, position,
+                                                                 attacker_origin))
     if "/" in dest:
-        return (dest, None) if dest in options else (None, Reason("cannot_retreat", unit=here, destination=dest))
+        return (dest, None) if dest in options else (None, why_not(game_map, unit, options, dest, position,
+                                                                 attacker_origin))
     matches = [o for o in options if province_of(o) == prov]
     if len(matches) == 1:
         return matches[0], None
     if matches:
         return None, Reason("coast_needed", province=prov, coasts=matches)
-    return None, Reason("cannot_retreat", unit=here, destination=prov)
+    return None, why_not(game_map, unit, options, prov, position, attacker_origin)
+
+
+def why_not(game_map: Map, unit: Unit, options: tuple[str, ...], dest: str, position: Position | None,
+            attacker_origin: str | None) -> Reason:
+    """Why a dislodged ``unit`` cannot retreat to ``dest`` (DATC 6.H, RULES.md
+    §1): ``retreat_not_adjacent`` (not a place it could move to),
+    ``retreat_attacker`` (the dislodging attack came from there),
+    ``retreat_occupied`` (a unit stands there) or ``retreat_standoff`` (left
+    empty by a standoff); params ``unit``, ``destination`` and ``retreats``
+    (the places it may retreat to, maybe none)."""
+    here = unit_code(unit.type, unit.location)
+    params = {"unit": here, "destination": dest, "retreats": list(options)}
+    prov = province_of(dest)
+    if prov not in game_map.provinces or not game_map.can_reach_province(unit.type, unit.location, prov):
+        return Reason("retreat_not_adjacent", **params)
+    if attacker_origin is not None and province_of(attacker_origin) == prov:
+        return Reason("retreat_attacker", **params)
+    if position is not None and prov in position.units:
+        return Reason("retreat_occupied", **params)
+    return Reason("retreat_standoff", **params)
 
 
 def adjudicate_retreats(game_map: Map, position: Position,
@@ -73,7 +96,8 @@ def adjudicate_retreats(game_map: Map, position: Position,
                                                   actual=d.unit.type)
                 continue
             if not isinstance(order, Disband):
-                loc, why = resolve_retreat_location(game_map, d.unit, d.retreats, order.destination)
+                loc, why = resolve_retreat_location(game_map, d.unit, d.retreats, order.destination, position,
+                                                    d.attacker_origin)
                 if why:
                     results[i][2:4] = ILLEGAL, why
                 else:

@@ -48,6 +48,11 @@ TEXTS: dict[str, str] = {
     "no_army_to_convoy": N_("there is no army in %(province)s to convoy"),
     "not_on_convoy_route": N_("%(province)s is on no convoy route from %(origin)s to %(destination)s"),
     "cannot_retreat": N_("%(unit)s cannot retreat to %(destination)s"),
+    "retreat_not_adjacent": N_("%(unit)s cannot retreat to %(destination)s: it is not next to it"),
+    "retreat_attacker": N_("%(unit)s cannot retreat to %(destination)s: the attack that dislodged it came "
+                           "from there"),
+    "retreat_occupied": N_("%(unit)s cannot retreat to %(destination)s: a unit stands there"),
+    "retreat_standoff": N_("%(unit)s cannot retreat to %(destination)s: it was left empty by a standoff"),
     "no_builds": N_("%(power)s has no builds"),
     "builds_used_up": N_("every build due (%(count)s) is ordered already"),
     "not_home_centre": N_("%(province)s is not a home centre of %(power)s"),
@@ -325,7 +330,11 @@ def say(thing, w) -> str:
     if code is None or code not in TEXTS:
         return code if code is not None else str(thing)
     text = w(TEXTS[code])
-    shown = {k: _shown(k, v, w) for k, v in params.items() if k not in ("labels", "map")}
+    shown = {k: _shown(k, v, w) for k, v in params.items() if k not in ("labels", "map", "retreats")}
+    if isinstance(params.get("retreats"), (list, tuple)):       # a refused retreat: where it may go
+        text += w(N_("; it may retreat to %(retreats)s")) % {"retreats": w.join(
+            [w.location(r) for r in params["retreats"]], "or")} if params["retreats"] else \
+            w(N_("; it cannot retreat anywhere and will be disbanded"))
     if code == "unknown_province":
         codes = params.get("suggestion_codes") or []
         shown["did_you_mean"] = w(DID_YOU_MEAN, names=w.join(w.locations(codes), "or", question=True)) if codes else ""
