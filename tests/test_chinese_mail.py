@@ -222,8 +222,9 @@ NOTICES = {
 @pytest.mark.parametrize("lang, names", CHINESE)
 def test_every_notice(kind, lang, names, ended):
     from judge.game.final_report import final_data
-    from judge.game.results import njudge_time, phase_data
+    from judge.game.results import njudge_time, phase_data, rules_data
     from judge.mail.notices import template_of
+    from judge.text.reasons import SYSTEMS
     game = sample_game("g7")
     data = {"game": "g7", "map": "standard", "phase": "S1901M", "timezone": "Asia/Shanghai", **NOTICES[kind]}
     if kind == "game_over":
@@ -238,7 +239,7 @@ def test_every_notice(kind, lang, names, ended):
                                phases=[phase_data(game, game.history[0])], judge_code="JUDGE",
                                judge_name="Diplomacy Judge", judge_address="judge@example.test",
                                njtime=njudge_time, players=[("France", ("f@x.org",)), ("Italy", ())],
-                               hidden=False)
+                               hidden=False, rules=rules_data(game), systems=SYSTEMS)
         assert english_words(subject + "\n" + body, (n["game"],)) == [], kind
         tag = f" {n['game']} {n['phase']}"
         assert subject.endswith(tag) or subject.endswith(f" {n['game']}"), subject        # the tag

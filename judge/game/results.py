@@ -105,3 +105,21 @@ def phase_data(game, record: PhaseRecord) -> dict:
         "units": [{"power": power, "units": [(u.type, u.location) for u in sorted(
             after.units_of(power), key=lambda u: u.location)]} for power in gm.powers if after.units_of(power)],
     }
+
+
+def rules_data(game) -> dict:
+    """What a game-start mail restates of ``game``'s rules, as plain data:
+    ``solo`` (SCs, or None) with ``solo_rule``, ``alliance`` (SCs or None),
+    ``end_year``, ``end_at`` (UTC or None), ``tie`` (``RULES.md`` §4);
+    ``scoring`` (a system code) and ``awards`` (``gm``/``vote``, §5);
+    ``press``: ``{allowed, white, grey, private, to_gm, observers}``;
+    ``units``: ``[{power, units: [(type, location)]}]`` at the start."""
+    v, sc, pr, pos = game.settings.victory, game.settings.scoring, game.settings.press, game.position
+    return {"solo": v.solo_centres, "solo_rule": v.solo_rule, "alliance": v.alliance_centres,
+            "end_year": v.end_year, "end_at": v.end_at, "tie": v.tie_rule, "scoring": sc.system,
+            "awards": sc.awards,
+            "press": {"allowed": pr.allowed, "white": pr.white, "grey": pr.grey, "private": pr.private,
+                      "to_gm": pr.to_gm, "observers": pr.observers},
+            "units": [{"power": p, "units": [(u.type, u.location) for u in sorted(pos.units_of(p),
+                                                                                key=lambda u: u.location)]}
+                      for p in game.map.powers if pos.units_of(p)]}

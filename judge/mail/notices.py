@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from ..config import LANGUAGES
 from ..game.notices import GM, MAILTO, OBSERVERS, PLAYERS, Notice
-from ..game.results import njudge_time, phase_data
+from ..game.results import njudge_time, phase_data, rules_data
 from ..text import Words
+from ..text.reasons import SYSTEMS
 from .commands import Reply
 
 TEMPLATES = {
@@ -79,7 +80,8 @@ def notice_replies(notice: Notice, game, db, judge) -> list[Reply]:
                    "phases": phases, "tz": notice.data.get("timezone", "UTC"),
                    "judge_code": judge.address.partition("@")[0].upper(),
                    "judge_name": judge.name, "judge_address": judge.address, "njtime": njudge_time,
-                   "players": players(game, role), "hidden": hides_addresses(game, role)}
+                   "players": players(game, role), "hidden": hides_addresses(game, role),
+                   "rules": rules_data(game) if notice.kind == "started" else None, "systems": SYSTEMS}
         replies.append(Reply(purpose=f"{notice.kind}:{notice.key}:{role}", to=(address,),
                              template=template_of(notice.kind), lang=lang, context=context,
                              game=game.name, in_reply=False))
