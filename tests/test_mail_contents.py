@@ -58,3 +58,26 @@ def test_results_show_the_units_and_a_refused_retreat_says_why(tmp_path):
     assert "A Bur cannot retreat to Marseilles: the attack that dislodged it came from there; it may " \
            "retreat to Belgium, Gascony, Munich, Paris or Ruhr" in " ".join(out.split())
     assert "A Bur cannot retreat to Armenia: it is not next to it" in " ".join(out.split())
+
+
+def test_broadcasts_are_kept_for_the_archive_private_press_is_not(tmp_path):
+    """Public press is kept with the phase it was sent in: the archive's page
+    of that phase and the JSON export show it (grey press unsigned), before
+    and after the phase is adjudicated; private press is not archived."""
+    from judge.archive import export_game, site_of
+    from judge.storage import load_game
+    j, _ = started_game(tmp_path)
+    j.mail(addr("France"), "SIGNON g pw-france\nBROADCAST\nPeace in the west.\nENDPRESS\n")
+    j.mail(addr("Italy"), "SIGNON g pw-italy\nBROADCAST GREY\nBeware of France.\nENDPRESS\n")
+    j.mail(addr("England"), "SIGNON g pw-england\nPRESS TO France\nJust between us.\nENDPRESS\n")
+    page = site_of(j.store).render("games/g/S1901M/").body.decode()
+    assert "Peace in the west." in page and "Beware of France." in page and "Just between us." not in page
+    assert "France" in page and "anonymous" in page
+    j.mail(GM, "SIGNON g gmsecret\nPROCESS\n")
+    game = load_game(j.store, "g")
+    assert [p["text"] for p in game.history[0].press] == ["Peace in the west.", "Beware of France."]
+    assert game.history[0].press[1]["sender"] is None and game.press == ()
+    data = export_game(game)
+    assert [p["text"] for p in data["phases"][0]["press"]] == ["Peace in the west.", "Beware of France."]
+    zh = site_of(j.store).render("zh-hans/games/g/S1901M/").body.decode()
+    assert "Peace in the west." in zh and "匿名" in zh and "法国" in zh

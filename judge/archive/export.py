@@ -84,9 +84,10 @@ def export_game(game: Game) -> dict:
             "position_after": position_to_dict(rec.position_after),
             "sc_counts": rec.position_after.centre_counts(),
             "random_seed": rec.random_seed,
+            "press": [dict(p) for p in rec.press],
         } for rec in game.history],
         "current": {"phase": game.position.phase, "position": position_to_dict(game.position),
-                    "sc_counts": game.position.centre_counts()},
+                    "sc_counts": game.position.centre_counts(), "press": [dict(p) for p in game.press]},
         "result": None if end is None else {
             "kind": end["result"]["kind"], "sides": end["result"]["sides"],
             "winners": sorted({p for side in end["result"]["sides"] for p in side}),

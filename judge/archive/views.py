@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..game import Game, GameError, PhaseRecord
+from ..game.codec import time_from_str
 from ..game.records import DEFAULT, LIST
 from ..game.results import unused_builds
 from ..game.sequence import adjustments_due
@@ -82,6 +83,17 @@ class CentreRow:
 
 
 @dataclass(frozen=True)
+class PressItem:
+    """A broadcast as the archive shows it: ``sender`` (the power's name in
+    the reader's language, "GM", or "anonymous" for grey press), ``at``
+    (UTC) and the ``text``."""
+
+    sender: str
+    at: datetime | None
+    text: str
+
+
+@dataclass(frozen=True)
 class PhaseView:
     """One phase of a game. ``position`` is the board the phase started from
     (what the map draws) and ``results`` its results (empty before
@@ -109,7 +121,8 @@ class PhaseView:
     next_title: str
     random_seed: str | None = None
     press: tuple = ()
-    """Public press of the phase: none yet (the game model keeps no press)."""
+    """Public press (broadcasts) sent during the phase, oldest first:
+    :class:`PressItem` each."""
     game_over: bool = False
     """True for the phase a finished game ended in: its position is the final
     one and its orders were never adjudicated."""
@@ -173,7 +186,7 @@ def phase_view(game: Game, phase: str, lang: str = "en") -> PhaseView:
             adjudicated=False, processed_at=None, position=pos, after=pos, results=(), orders=(),
             dislodged=_dislodged(pos, names, lang), centres=centres, unowned=unowned,
             sc_changed=False, adjustments=(), next_phase=wanted, next_title=phase_title(wanted, lang),
-            game_over=game.finished)
+            press=_press(game.press, names, lang), game_over=game.finished)
     rec = game.record(wanted)
     after = rec.position_after
     centres, unowned = _centres(game, after, names, lang)
@@ -184,7 +197,8 @@ def phase_view(game: Game, phase: str, lang: str = "en") -> PhaseView:
         dislodged=_dislodged(after, names, lang), centres=centres, unowned=unowned,
         sc_changed=_ends_fall(rec),
         adjustments=_adjustments(game, after, names, lang) if after.phase.endswith("A") else (),
-        next_phase=after.phase, next_title=phase_title(after.phase, lang), random_seed=rec.random_seed)
+        next_phase=after.phase, next_title=phase_title(after.phase, lang), random_seed=rec.random_seed,
+        press=_press(rec.press, names, lang))
 
 
 def game_view(game: Game, lang: str = "en") -> GameView:
@@ -336,3 +350,13 @@ def _adjustments(game: Game, pos: Position, names: NameIndex, lang: str) -> tupl
     return tuple((names.power_name(p, lang),
                   (_("builds %(n)d") if n > 0 else _("removes %(n)d")) % {"n": abs(n)})
                  for p, n in adjustments_due(game.map, pos).items())
+
+
+def _press(items, names, lang: str) -> tuple[PressItem, ...]:
+    _ = gettext(lang)
+    out = []
+    for p in items:
+        who = _("anonymous") if p.get("grey") else _("the GM") if p.get("sender") is None \
+            else names.power_name(p["sender"], lang)
+        out.append(PressItem(who, time_from_str(p.get("at")), p.get("text", "")))
+    return tuple(out)

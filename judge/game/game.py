@@ -83,7 +83,9 @@ class Game(EndOfGame):
     methods — ``check_end``, ``ally``, ``draw``, ... — are the game's too).
     ``schedule``: the deadline, reminders, WAIT flags, pause, absences and NMR
     record (:mod:`.schedule`); ``observers``: ``{address: language}``;
-    ``roster``: who played each power when (:mod:`.roster`).
+    ``roster``: who played each power when (:mod:`.roster`); ``press``: the
+    public press of the current phase (:func:`judge.game.press.keep_broadcast`),
+    which goes into the phase's record when it is adjudicated.
     """
 
     name: str
@@ -100,6 +102,7 @@ class Game(EndOfGame):
     schedule: Schedule = field(default_factory=Schedule)
     observers: dict[str, str] = field(default_factory=dict)
     roster: tuple[Change, ...] = ()
+    press: tuple[dict, ...] = ()
 
     # ---- creating ----------------------------------------------------------------
     @classmethod
@@ -302,7 +305,8 @@ class Game(EndOfGame):
         record = PhaseRecord(
             before.phase, before,
             {p: es + tuple(res.made.get(p, ())) for p, es in entries.items() if es or res.made.get(p)},
-            tuple(res.results), after, now, seed if rng.getstate() != state else None)
+            tuple(res.results), after, now, seed if rng.getstate() != state else None, self.press)
+        self.press = ()                  # the phase's public press goes with its record
         self.history.append(record)
         self._carry_standing(after)
         self.position, self.orders = after, {}
@@ -365,6 +369,7 @@ class Game(EndOfGame):
             "schedule": self.schedule.to_dict(),
             "observers": dict(self.observers),
             "roster": [c.to_dict() for c in self.roster],
+            "press": [dict(p) for p in self.press],
         }
 
     @classmethod
@@ -385,6 +390,7 @@ class Game(EndOfGame):
             schedule=Schedule.from_dict(data.get("schedule", {})),
             observers=dict(data.get("observers", {})),
             roster=tuple(Change.from_dict(c) for c in data.get("roster", ())),
+            press=tuple(dict(p) for p in data.get("press", ())),
         )
 
 

@@ -76,6 +76,7 @@ def rollback(game, phase: str, now: datetime) -> list[Notice]:
         game._carry_standing(r.position_after)
     game.orders = _written(rec.orders)
     game.position = rec.position_before
+    game.press = rec.press             # the phase's broadcasts are the phase's again
     game.history.truncate(index)
     game.ending = replace(game.ending, result=None, tie=None, votes=type(game.ending.votes)())
     nmr, missed = {}, {}

@@ -17,7 +17,8 @@ English or Chinese.
 
 :func:`read_press` parses a block; :func:`route` decides who receives it
 under the game's :class:`PressSettings` and returns
-:class:`~judge.game.notices.Notice` intents. The rules:
+:class:`~judge.game.notices.Notice` intents; :func:`keep_broadcast` keeps a
+broadcast in the game for the archive (the phase's record takes it). The rules:
 
 - no press from players when the game allows none (the GM may always write);
 - press to some powers only when ``private`` is on; grey press only when
@@ -218,6 +219,17 @@ def route(game, sender: str | None, block: PressBlock, key: str) -> list[Notice]
         out.append(Notice("press", (GM,), dict(shown, sender=sender, address=_address(game, sender),
                                                gm_copy=True), f"{key}:press-gm"))
     return out
+
+
+def keep_broadcast(game, sender: str | None, block: PressBlock, now) -> None:
+    """Keep a broadcast (public press) that :func:`route` let through in the
+    game's current phase, for the archive (``sender``: a power, or None for
+    the GM; grey press is kept unsigned)."""
+    if block.header.to is not None:
+        return
+    game.press += ({"at": now.isoformat(), "sender": None if block.header.grey else sender,
+                    "gm": sender is None and not block.header.grey, "grey": block.header.grey,
+                    "text": block.text},)
 
 
 def _address(game, power: str | None) -> str | None:

@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 from ..game import GameError, master, nmr, turns
 from ..game.deadlines import local_to_utc, zone_of
 from ..game.notices import merged
-from ..game.press import read_press, route
+from ..game.press import keep_broadcast, read_press, route
 from ..game.setting_text import hours_of
 from ..maps import load_names
 from ..notation.names import name_index
@@ -144,7 +144,8 @@ class GameCommands:
             self._error(s, line, "press_refused", reason=e)
             return nxt
         s.notices += notices
-        s.games[game.name] = game
+        keep_broadcast(game, sender, block, s.now)
+        self._changed(s, game)
         h = block.header
         s.results.append({"kind": "press", "line": line.strip(), "game": game.name, "map": game.map_name,
                           "broadcast": h.to is None, "to": list(h.to or ()), "to_gm": h.gm, "grey": h.grey,
