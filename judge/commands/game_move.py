@@ -51,15 +51,8 @@ def run_move(args) -> int:
 
 @store_action("game arrive")
 def arrive(db, now, args) -> str:
-    from ..game import Game
-    from ..storage import find_game, save_game, save_gm
-    from .work import Outcome
-    game = Game.from_dict(args.game)
-    if find_game(db, game.name) is not None:
-        raise Outcome("", 1, f"a game {game.name!r} exists here already")
-    save_game(db, game)
-    if args.gm:
-        save_gm(db, game.name, args.gm)
+    from .work import take_in
+    game = take_in(db, args.game, args.gm, " here")
     ident = db.get("judge", "identity") or {}
     return (f"Game {game.name} ({len(game.history)} phases, now {game.position.phase}) taken in; "
             f"its players and GM write to {ident.get('address', 'this judge')} from now on.")
