@@ -48,6 +48,7 @@ class JudgeSection:
     data_dir: str = "judge-data"
     language: str = "en"
     timezone: str = "UTC"
+    templates: str = "templates"     # a judgekeeper's copies of mail templates: <this>/mail/...
 
 
 @dataclass
@@ -144,6 +145,17 @@ class Config:
     def data_path(self, p: str) -> Path:
         """``p`` relative to :attr:`data_dir` (absolute paths are kept)."""
         return (self.data_dir / p).resolve()
+
+    @property
+    def templates_dir(self) -> Path | None:
+        """The folder of a judgekeeper's template copies (``[judge] templates``,
+        relative to the config file's folder; its ``mail/`` holds copies of
+        ``templates/mail/`` files, each taken instead of the shipped one), or
+        None: the embedded default, or no such folder."""
+        if self.source == "<embedded default>":
+            return None
+        path = (self.base_dir / self.judge.templates).resolve()
+        return path if (path / "mail").is_dir() else None
 
     @property
     def store_path(self) -> Path:

@@ -173,11 +173,12 @@ def make_worker(cfg: Config, *, clock: Callable[[], datetime] = utc_now, handler
     ``ack``, ``send`` and ``changed`` callbacks; ``online``: for ``judge
     serve`` (else for a command doing its own work)."""
     j = cfg.judge
-    return Worker(Store(cfg.store_path), Spool(cfg.spool_dir), handler or MailCommands(cfg), address=j.address,
+    return Worker(Store(cfg.store_path, lazy_sync=online), Spool(cfg.spool_dir), handler or MailCommands(cfg),
+                  address=j.address,
                   name=j.name, domain=cfg.domain, keeper=j.keeper, language=j.language,
                   max_attempts=cfg.worker.max_attempts, retry_delay=cfg.worker.retry_delay,
                   ledger_days=cfg.worker.ledger_days, clock=clock, timekeeper=Timekeeper(j),
-                  commands=Commands(j, online), **hooks)
+                  commands=Commands(j, online), templates=cfg.templates_dir, **hooks)
 
 
 def prepare(cfg: Config, store: Store, spool: Spool) -> None:

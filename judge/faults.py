@@ -10,7 +10,9 @@ before the worker sees it), ``before_commit`` (reply rendered, nothing
 written), ``after_commit`` (committed, spool entry not yet removed, not
 acknowledged), ``before_ack`` (spool entry removed, IMAP ``\\Seen`` not yet set),
 ``before_send`` (outbox row about to be handed to the transport),
-``after_send`` (transport accepted it, not yet marked sent). In the store's
+``after_send`` (transport accepted it, not yet marked sent),
+``before_shunt_move`` (a mail set aside: its ledger entry and notices are
+committed, its bytes not yet moved to ``spool/shunt``). In the store's
 commit (:mod:`judge.storage.journal`): ``journal_written`` (the commit's
 journal is durable, no file changed yet), then after each file the commit
 replaces, in this order: ``journal_applied_record`` (a history record),
@@ -25,7 +27,7 @@ import signal
 import threading
 
 STEPS = ("smtp_after_spool", "imap_after_spool", "before_commit", "after_commit",
-         "before_ack", "before_send", "after_send", "journal_written", "journal_applied_record",
+         "before_ack", "before_send", "after_send", "before_shunt_move", "journal_written", "journal_applied_record",
          "journal_applied_table", "journal_applied_game")
 
 _spec = os.environ.get("JUDGE_FAULT", "")

@@ -91,10 +91,10 @@ class DeadlineScheduler:
     def start(self) -> None:
         """Rebuild the jobs from the wakeup index (past events enqueued at
         once, see module doc) and start the scheduler thread."""
-        self._scheduler.start()
-        count = self.rescan(startup=True)
+        count = self.rescan(startup=True)      # jobs added before the start go in at once
         self._scheduler.add_job(self.rescan, "interval", seconds=self.rescan_seconds, id="rescan",
                                 replace_existing=True)
+        self._scheduler.start()
         log.debug("scheduler: %d game(s) with a deadline", count)
 
     def stop(self) -> None:
@@ -121,12 +121,12 @@ class DeadlineScheduler:
     def update(self, name: str, row: dict | None) -> None:
         """The writer changed game ``name`` (``row``: its wakeup row, None if it
         has no next event): plan it again."""
-        with self._lock:
-            self._planned.pop(name, None)
         if row is None:
+            with self._lock:
+                self._planned.pop(name, None)
             self._remove(name)
         else:
-            self._plan(name, row, False)
+            self._plan(name, row, False)        # the same event as planned: nothing to do
 
     def _plan(self, name: str, row: dict, startup: bool) -> int:
         when, end = next_event(row)

@@ -10,21 +10,29 @@ import json
 from pathlib import Path
 
 
+def _read(path: Path):
+    """A file's JSON, or None if the judge removed it meanwhile (it may be running)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+
+
 def tables(root: Path) -> dict[str, dict[str, dict]]:
     root = Path(root)
     out: dict[str, dict[str, dict]] = {}
     for game_file in sorted(root.glob("games/*/game.json")):
-        live = json.loads(game_file.read_text(encoding="utf-8")).get("live", {})
+        live = (_read(game_file) or {}).get("live", {})
         name = game_file.parent.name
         if "gm" in live:
             out.setdefault("gm", {})[name] = live["gm"]
-        records = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(game_file.parent.glob("phases/*.json"))]
+        records = [r for r in (_read(p) for p in sorted(game_file.parent.glob("phases/*.json"))) if r is not None]
         for i, record in enumerate(records):
             out.setdefault("phases", {})[f"{name}/{i:04d}"] = record
         if "game" in live:
             out.setdefault("games", {})[name] = dict(live["game"],
                                                       history=records[:live["game"].get("history_len", 0)])
     for shard in sorted(root.glob("tables/*/*.json")):
-        rows = json.loads(shard.read_text(encoding="utf-8")).get("rows", {})
+        rows = (_read(shard) or {}).get("rows", {})
         out.setdefault(shard.parent.name, {}).update(rows)
     return out

@@ -44,7 +44,7 @@ def test_export_has_every_phase_with_orders_results_and_ownership():
     assert [(e["canonical"], e["replaced"]) for e in france[:2]] == [("A Par - Pic", True), ("A Par - Bur", False)]
     bounced = [r for r in s1901["results"] if r["canonical"] == "A Vie - Gal"]
     assert bounced == [{"power": "Austria", "order": bounced[0]["order"], "canonical": "A Vie - Gal",
-                        "outcome": "fails", "reason": "bounced", "dislodged": False, "destroyed": False}]
+                        "outcome": "fails", "reason": {"code": "bounced"}, "dislodged": False, "destroyed": False}]
     f1901 = data["phases"][1]
     assert f1901["position_after"]["dislodged"]["bur"]["unit"] == ["France", "A", "bur"]
     w1901 = data["phases"][3]

@@ -41,7 +41,7 @@ def test_a_year_by_hand(capsys, monkeypatch, data, tmp_path):
     assert "France: A Mar - Spa." in out and "Germany: A Mun - Bur." in out
     assert out.rstrip().endswith("Next phase: Fall 1901 Movement (F1901M)")
     rc, out, _ = judge(capsys, monkeypatch, "game", "process", "g1", "--data", data)
-    assert "France:  4  Brest, Marseilles, Paris, Spain" in out and "France: builds 1" in out
+    assert "France:   4  Brest, Marseilles, Paris, Spain" in out and "France: builds 1" in out
     rc, out, _ = judge(capsys, monkeypatch, "game", "show", "g1", "--phase", "S1901M", "--data", data)
     assert rc == 0 and "Germany: A Mun - Bur." in out
     game = load_game(Store(tmp_path / "var" / "store"), "g1")
@@ -70,7 +70,7 @@ def test_errors(capsys, monkeypatch, data):
     rc, _, err = judge(capsys, monkeypatch, "game", "show", "g3", "--phase", "F1905M", "--data", data)
     assert rc == 2 and "no adjudicated phase F1905M" in err
     rc, _, err = judge(capsys, monkeypatch, "game", "orders", "g3", "Prussia", "-", "--data", data, stdin="")
-    assert rc == 2 and "no power 'Prussia'" in err
+    assert rc == 2 and 'no power "Prussia"' in err
     rc, _, err = judge(capsys, monkeypatch, "game", "new", "bad name", "--data", data)
     assert rc == 2 and "not a game name" in err
     rc, out, _ = judge(capsys, monkeypatch, "game", "show", "g3", "--data", data)
@@ -119,3 +119,35 @@ def test_the_data_folder_is_documented_in_each_commands_help(capsys, argv):
         main(argv + ["--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "$JUDGE_DATA" in text and "./judge-data" in text and "--data DIR" in text
+
+
+def test_a_game_moves_to_another_judges_data_folder(tmp_path, capsys, monkeypatch):
+    """`judge game move`: the game, its GM record and its whole history go to
+    the other folder (and its indexes), and leave this one; a second move of
+    the same name is refused there, and nothing is lost."""
+    from judge.game import Game
+    from judge.storage import Store, save_gm
+    here, there = tmp_path / "here", tmp_path / "there"
+    assert main(["game", "new", "mv1", "--seed", "5", "--data", str(here)]) == 0
+    assert main(["game", "process", "mv1", "--data", str(here)]) == 0
+    with Store(here / "store").transaction() as tx:
+        save_gm(tx, "mv1", {"address": "gm@example.org", "password_hash": "x", "language": "en"})
+    before = load_game(Store(here / "store"), "mv1")
+    list(before.history)                                                 # read it all now
+    capsys.readouterr()
+    assert main(["game", "move", "mv1", "--to", str(there), "--data", str(here)]) == 0
+    out = capsys.readouterr().out
+    assert "taken in" in out and "left this judge" in out
+    moved, store = load_game(Store(there / "store"), "mv1"), Store(there / "store")
+    assert moved == before and isinstance(moved, Game) and len(moved.history) == 1
+    assert store.get("gm", "mv1")["address"] == "gm@example.org"
+    assert store.get("addresses", "gm@example.org")["games"]["mv1"]["role"] == "gm"
+    assert "mv1" in store.all("catalogue")
+    old = Store(here / "store")
+    assert load_game(old, "mv1") is None and "mv1" not in old.all("catalogue")
+    assert old.get("addresses", "gm@example.org") is None
+    assert not list((here / "store" / "games" / "mv1").rglob("*.json"))
+    assert main(["game", "new", "mv1", "--data", str(here)]) == 0       # the name is free here again
+    assert main(["game", "move", "mv1", "--to", str(there), "--data", str(here)]) == 2
+    assert "exists here already" in capsys.readouterr().err
+    assert load_game(Store(here / "store"), "mv1") is not None           # refused there: kept here

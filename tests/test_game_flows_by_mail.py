@@ -192,10 +192,10 @@ def test_several_rulings_in_one_mail_give_one_final_report_with_all_of_them(judg
     assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy game over g S1901M"))
     report = to(mails)[addr("Russia")][0]
     assert "Turkey: forfeits all points, coins and awards and is fined 5 points" in report
-    assert "Best diplomacy: England (named by the GM)" in report
+    assert "Best diplomacy award: England (named by the GM)" in report
     assert "England: 3 SCs, 3 points, 3200k coins" in report
     reply = to(mails)[GM][0]
-    assert "Turkey's player is ruled passive" in reply and \
+    assert "the player of Turkey is ruled passive" in reply and \
         "The final report goes to everyone once, after the last ruling of this mail; it includes this one." in reply
     assert "the best diplomacy award goes to England" in reply and \
         "Everyone is sent the final report again, with every ruling of this mail." in reply
@@ -249,8 +249,8 @@ def test_the_award_vote_closes_at_its_deadline_and_its_results_are_announced_onc
     mails = judge.mail(GM, "SIGNON g gmsecret\nEND\n")
     assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy game over g S1901M"))
     report = to(mails)[addr("Italy")][0]
-    assert "Best strategy: the leaders vote until 2025-01-09 13:00 UTC (VOTE BEST STRATEGY|DIPLOMACY " \
-           "<power>); the result is announced then" in report
+    assert "Best strategy award: the leaders vote until Thu 09 Jan 2025 13:00 UTC (VOTE BEST STRATEGY|DIPLOMACY " \
+           "POWER); the result is announced then" in report
     assert "1200k" not in report and "3200k" not in report
     wakeup = judge.store.get("wakeups", "g")
     assert wakeup["when"] == "2025-01-09T13:00:00+00:00"
@@ -258,13 +258,14 @@ def test_the_award_vote_closes_at_its_deadline_and_its_results_are_announced_onc
     mails = judge.mail(addr("England"), signon("England") + "VOTE BEST STRATEGY France\nVOTE BEST DIPLOMACY Italy\n")
     assert sent(mails) == [(addr("England"), "Re: cmd")]              # two votes, no report to anyone
     reply = to(mails)[addr("England")][0]
-    assert "England votes France for best strategy." in reply and "England votes Italy for best diplomacy." in reply
+    assert "England votes France for the best strategy award." in reply and \
+        "England votes Italy for the best diplomacy award." in reply
     assert "The vote closes Thu 09 Jan 2025 13:00 UTC, or once every leader has voted for both awards; " \
            "the awards are announced then, once." in reply
     mails = judge.mail(addr("Germany"), signon("Germany") + "投票 最佳战略 法国\n投票 最佳外交奖英国\n")
     assert sent(mails) == [(addr("Germany"), "Re: cmd")]
-    assert "Germany votes France for best strategy.\n" in to(mails)[addr("Germany")][0]
-    assert "Germany votes England for best diplomacy.\n" in to(mails)[addr("Germany")][0]
+    assert "Germany votes France for the best strategy award.\n" in to(mails)[addr("Germany")][0]
+    assert "Germany votes England for the best diplomacy award.\n" in to(mails)[addr("Germany")][0]
     judge.mail(addr("Italy"), signon("Italy") + "VOTE STRATEGY Germany\n")
     mails = judge.mail(GM, "SIGNON g gmsecret\nAWARD STRATEGY France\n")
     assert sent(mails) == [(GM, "Re: cmd")] and "once the vote has closed" in to(mails)[GM][0]
@@ -274,8 +275,8 @@ def test_the_award_vote_closes_at_its_deadline_and_its_results_are_announced_onc
     mails = judge.work(phase="S1901M")
     assert sent(mails) == each(sorted(EVERYONE), "Diplomacy game over g S1901M")
     report = to(mails)[addr("Turkey")][0]
-    assert "Best strategy: France (votes: France 2, Germany 1)" in report
-    assert "Best diplomacy: to be named by the GM (votes: England 1, Italy 1; tied: England and Italy)" in report
+    assert "Best strategy award: France (votes: France 2, Germany 1)" in report
+    assert "Best diplomacy award: to be named by the GM (votes: England 1, Italy 1; tied: England and Italy)" in report
     assert "France: 3 SCs, 3 points, 3200k coins" in report
     assert judge.work(phase="S1901M") == []                            # announced once
     mails = judge.mail(addr("Russia"), signon("Russia") + "VOTE BEST STRATEGY Turkey\n")
@@ -283,7 +284,7 @@ def test_the_award_vote_closes_at_its_deadline_and_its_results_are_announced_onc
     assert "the award vote of game g has closed" in to(mails)[addr("Russia")][0]
     mails = judge.mail(GM, "SIGNON g gmsecret\nAWARD DIPLOMACY Italy\n")   # the GM breaks the tie
     assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy game over g S1901M"))
-    assert "Best diplomacy: Italy (votes: England 1, Italy 1; tied: England and Italy; named by the GM)" \
+    assert "Best diplomacy award: Italy (votes: England 1, Italy 1; tied: England and Italy; named by the GM)" \
         in to(mails)[addr("Austria")][0]
 
 
@@ -299,8 +300,8 @@ def test_the_award_vote_closes_when_every_leader_has_voted(judge):
     assert "Every leader has voted for both awards: the vote is closed and everyone is sent the final report " \
            "with the awards." in to(mails)[addr("Turkey")][0]
     [report] = to(mails)[GM]
-    assert "Best diplomacy: France (votes: France 6, Italy 1)" in report
-    assert "Best strategy: England (votes: England 6, France 1)" in report
+    assert "Best diplomacy award: France (votes: France 6, Italy 1)" in report
+    assert "Best strategy award: England (votes: England 6, France 1)" in report
     assert judge.store.get("wakeups", "g") is None                     # nothing more is due
 
 
@@ -379,12 +380,14 @@ def test_a_gm_mail_sent_twice_does_not_adjudicate_the_next_phase(judge):
     assert "该命令是针对 F1901M 写的，但游戏 g 现在是 S1902M：未执行（要对 S1902M 执行，请发送 PROCESS S1902M）" \
         in to(mails)[GM][0]
     mails = judge.mail(GM, "SIGNON g gmsecret\nROLLBACK S1902M\n")
-    assert "游戏 g 没有已结算的阶段 S1902M；现在是 S1902M" in to(mails)[GM][0]
+    assert "游戏 g 没有已结算的回合 S1902M；现在是 S1902M" in to(mails)[GM][0]
     # orders written in the new phase: the same words mean that phase now
     judge.mail(addr("France"), signon("France") + "A Par - Bur\n")
     mails = judge.mail(GM, body)
-    assert sent(mails) == sorted([(GM, "Re: cmd")] + each(EVERYONE, "Diplomacy results g S1902M")
-                                 + [(GM, "Diplomacy abandoned power g S1902M")] * 6)   # three phases missed
+    # the GM reads in Chinese since SET LANGUAGE zh-hans: subjects in the reader's language (issue 11)
+    assert sent(mails) == sorted([(GM, "Re: cmd")] + each([a for a in EVERYONE if a != GM], "Diplomacy results g S1902M")
+                                 + [(GM, "强权外交 结果 g S1902M")]
+                                 + [(GM, "强权外交 被放弃的国家 g S1902M")] * 6)   # three phases missed
 
 
 def test_list_gm_replies_and_status_show_the_games_lifecycle(judge, tmp_path, capsys):
@@ -434,7 +437,7 @@ def test_the_final_mails_agree_on_the_phase_and_list_no_adjustments_after_the_en
     results = next(t for t in to(mails)[addr("France")] if "adjudicated" in t)
     assert "Adjustments due" not in results and "The game is over." in results
     report = next(t for t in to(mails)[addr("France")] if "is over after" in t)
-    assert "Game g is over after Fall 1901 Movement (F1901M) (2025-01-06 12:00 UTC)." in report
+    assert "Game g is over after Fall 1901 Movement (F1901M), Mon 06 Jan 2025 12:00 UTC." in report
     assert "The game ended after Fall 1901; Germany and Russia share the most supply centres (4) and the win." \
         in report
     # tie=share: a shared win is 平手, not a win alone: no solo +10
@@ -510,7 +513,7 @@ def test_preset_house_sets_every_house_rule_and_names_each_in_the_reply(house, t
     assert settings["victory"]["tie_rule"] == "continue" and settings["house"]["extra_removals"] is True
     other = Judge(tmp_path / "zh")
     text = to(other.mail("gm2@example.org", "创建 h pw2pw 预设=房规 alliance=20\n"))["gm2@example.org"][0]
-    assert "preset=house 设定的简体房规（其后的 键=值 可修改其中一项）：" in text
+    assert "preset=house 设置的简体房规（其后的 键=值 可修改其中一项）：" in text
     assert "  alliance=20              第4条 b：资源点数最多且不少于指定数目的两国联盟" in text
     assert other.game("h")["settings"]["victory"]["alliance_centres"] == 20
 
@@ -613,7 +616,7 @@ def test_a_house_rules_game_by_mail_to_an_alliance_victory_scores_as_appendix_2_
                                  + each(everyone, "Diplomacy game over g F1901M"))
     report = to(mails)[addr("Russia")][1]
     assert "The alliance of England and France wins jointly with 18 supply centres." in report
-    assert "Best strategy: the leaders vote until 2025-01-09 12:00 UTC" in report and "1200k" not in report
+    assert "Best strategy award: the leaders vote until Thu 09 Jan 2025 12:00 UTC" in report and "1200k" not in report
 
     for voter in POWERS:
         choice = "England" if voter in ("France", "Germany") else "France"
@@ -628,24 +631,24 @@ def test_a_house_rules_game_by_mail_to_an_alliance_victory_scores_as_appendix_2_
     house.now = T0 + timedelta(hours=72)
     mails = house.work(phase="W1901A")                                    # the vote closes
     assert sent(mails) == each(everyone, "Diplomacy game over g F1901M")
-    assert "Best strategy: France (votes: France 5, England 2)" in to(mails)[GM][0]
-    assert "Best diplomacy: to be named by the GM" in to(mails)[GM][0]
+    assert "Best strategy award: France (votes: France 5, England 2)" in to(mails)[GM][0]
+    assert "Best diplomacy award: to be named by the GM" in to(mails)[GM][0]
     mails = house.mail(GM, "SIGNON g gmsecret\n颁奖 外交 英国\n")           # AWARD DIPLOMACY England
     assert sent(mails) == sorted([(GM, "Re: cmd")] + each(everyone, "Diplomacy game over g F1901M"))
     report = to(mails)[ADV][0]
     for line in (
             "England: 12 SCs, 18 points, 3200k coins (SCs 12, alliance win +6, leader's reward +2000k, "
-            "best diplomacy +1200k)",
+            "best diplomacy award +1200k)",
             "France: 6 SCs, 12 points, 3200k coins (SCs 6, alliance win +6, leader's reward +2000k, "
-            "best strategy +1200k)",
+            "best strategy award +1200k)",
             "Russia: 4 SCs, 4 points, 2000k coins (SCs 4, leader's reward +2000k)",
             "Austria: 3 SCs, 3 points, 2000k coins (SCs 3, leader's reward +2000k)",
             "Italy: 3 SCs, 3 points, 2000k coins (SCs 3, leader's reward +2000k)",
-            "Turkey: 3 SCs, -3 points, 0k coins (SCs 3, leader's reward +2000k, forfeited (passive) -3 -2000k, "
+            "Turkey: 3 SCs, -3 points, 0k coins (SCs 3, leader's reward +2000k, forfeited (passive play) -3 -2000k, "
             "fine -3)",
             "Germany: 0 SCs, 0 points, 2000k coins (SCs 0, leader's reward +2000k)",
-            "Best strategy: France (votes: France 5, England 2)",
-            "Best diplomacy: England (named by the GM)",
+            "Best strategy award: France (votes: France 5, England 2)",
+            "Best diplomacy award: England (named by the GM)",
             "Advisors score nothing: France 1."):
         assert line in report, line
     from judge.game.scores import person_scores

@@ -100,7 +100,7 @@ def test_eject_replace_and_become(judge):
     assert "Italy has no player now" in out[GM][0]
     assert "removed you from game 'g'" in out[addr("Italy")][0]
     out = to(judge.mail(GM, "SIGNON g gmsecret\nBECOME Italy\nA Ven - Tyr\nF Nap - Ion\n"))
-    assert "the order lines that follow are Italy's" in out[GM][0] and "F Nap - Ion" in out[GM][0]
+    assert "the order lines that follow are those of Italy" in out[GM][0] and "F Nap - Ion" in out[GM][0]
     assert [o["text"] for o in judge.game()["orders"]["Italy"]] == ["A Ven - Tyr", "F Nap - Ion"]
     out = to(judge.mail(GM, "SIGNON g gmsecret\nBECOME France\n"))
     assert "France has a player" in out[GM][0]
@@ -210,7 +210,7 @@ def test_gm_rulings_by_mail_end_passive_award(judge):
     out = to(judge.mail(GM, "SIGNON g gmsecret\nPASSIVE Italy 3\nAWARD BEST STRATEGY France\n"
                             "PASSIVE Italy lots\n"))
     text = out[GM][0]
-    assert "Italy's player is ruled passive" in text and "fine of 3 points" in text
+    assert "the player of Italy is ruled passive" in text and "fine of 3 points" in text
     assert "the best strategy award goes to France" in text and "not a whole number" in text
     assert set(out) == {GM}                          # the game runs: only the GM hears of it
     mails = judge.mail(GM, "SIGNON g gmsecret\nEND DRAW France England Italy\n")
@@ -219,12 +219,12 @@ def test_gm_rulings_by_mail_end_passive_award(judge):
     over = [m for m in mails if m["Subject"].startswith("Diplomacy game over")]
     assert {str(m["To"]) for m in over} == {addr(p) for p in POWERS} | {GM}
     report = to(over)[addr("Russia")][0]
-    assert "drawn between England, France and Italy" in report and "best strategy +1200k" in report
+    assert "drawn between England, France and Italy" in report and "best strategy award +1200k" in report
     game = judge.game()
     assert game["ending"]["result"]["kind"] == "draw" and game["schedule"]["deadline"] is None
     mails = judge.mail(GM, "SIGNON g gmsecret\n颁奖 外交 意大利\n")        # AWARD DIPLOMACY Italy
     over = [m for m in mails if m["Subject"].startswith("Diplomacy game over")]
-    assert len(over) == 8 and "Best diplomacy: Italy" in to(over)[GM][0]
+    assert len(over) == 8 and "Best diplomacy award: Italy" in to(over)[GM][0]
     mails = judge.mail(GM, "SIGNON g gmsecret\n判定消极 意大利 none\n")    # PASSIVE Italy NONE
     assert "the passive ruling on Italy is withdrawn" in to(mails)[GM][0]
     assert judge.game()["ending"]["passive"] == {}
@@ -354,11 +354,11 @@ def test_game_refusals_are_in_the_readers_language(judge):
     judge.mail(GM, "SIGNON g gmsecret\nSET LANGUAGE zh-hant\n")
     text = to(judge.mail(GM, "SIGNON g gmsecret\nBECOME 法国\nSET DEADLINE 2020-01-01 10:00\n"
                              "EJECT Prussia\nREPLACE Italy abc\n"))[GM][0]
-    assert "法國有玩家；請先 EJECT 或 REPLACE" in text and "新的截止時間必須在將來" in text
+    assert "法國有玩者；請先 EJECT 或 REPLACE" in text and "新的截止時間必須在將來" in text
     assert "本局沒有國家「Prussia」" in text and "密碼至少4個字元" in text
     judge.mail(GM, "SIGNON g gmsecret\nSET press=none\n")
     text = to(judge.mail(addr("France"), "SIGNON g pw-france\nBROADCAST\nhi\nENDPRESS\n"))[addr("France")][0]
-    assert "信件未发出：本局不允许通信。" in text
+    assert "信件未发出：本局不允许信件往来。" in text
 
 
 def test_adjustment_replies_count_builds_and_name_misspelt_order_words(judge):
@@ -384,7 +384,7 @@ def test_lengths_are_shown_with_units_and_a_length_without_one_is_refused(judge)
     assert "movement=10m" in text and "retreat=36h" in text and "grace=1h30m" in text
     assert "pause_limit=14d" in text and "reminders=24h,1h" in text and "0.1666" not in text
     text = to(judge.mail(GM, "SIGNON g gmsecret\nSET movement=5\n"))[GM][0]
-    assert "'5' has no unit: write 5h, 5d or 5m" in text
+    assert '"5" has no unit: write 5h, 5d or 5m' in text
     assert judge.game()["settings"]["deadlines"]["movement"]["hours"] == 48
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import email
 import os
+import re
 import smtplib
 import subprocess
 import sys
@@ -56,17 +57,19 @@ def send(port: int, msg: EmailMessage) -> None:
 
 
 def test_embedded_default_with_no_config(tmp_path):
-    """README's first command: `judge serve`; a mail sent with smtplib gets a
-    confirmation in the outbox."""
-    proc = subprocess.Popen([sys.executable, "-m", "judge.cli", "serve"], cwd=tmp_path,
+    """README's first command: `judge serve` (here on a free port, so that a
+    judge running on this machine on the default 2525 does not matter; the
+    default itself is tests/test_mail_config.py's); a mail sent with smtplib
+    gets a confirmation in the outbox."""
+    proc = subprocess.Popen([sys.executable, "-m", "judge.cli", "serve", "--port", "0"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=dict(os.environ, PYTHONPATH=str(REPO)))
     try:
-        banner = [proc.stdout.readline() for _ in range(4)]
-        assert "127.0.0.1:2525" in "".join(banner)
-        assert str(tmp_path / "judge-data" / "outbox") in "".join(banner)
-        wait_for(lambda: _can_connect(2525), what="port 2525")
-        send(2525, order_mail("HELP\n", "<default@x>"))
+        banner = "".join(proc.stdout.readline() for _ in range(4))
+        port = int(re.search(r"127\.0\.0\.1:(\d+)", banner).group(1))
+        assert port != 0 and str(tmp_path / "judge-data" / "outbox") in banner
+        wait_for(lambda: _can_connect(port), what=f"port {port}")
+        send(port, order_mail("HELP\n", "<default@x>"))
         [reply] = wait_for(lambda: outbox(tmp_path / "judge-data"), what="a reply in the outbox")
         assert reply["To"] == "alice@example.org" and "SIGNON GAME" in reply.get_content()
     finally:
@@ -212,7 +215,7 @@ def test_serve_options_override_the_config(tmp_path):
         proc.wait(timeout=20)
     imap = write_config(tmp_path / "imap.toml", tmp_path / "data", inbound={"transport": "imap"},
                         outbound={"transport": "maildir"})
-    proc = subprocess.run([sys.executable, "-m", "judge.cli", "serve", "--config", str(imap), "--port", "2600"],
+    proc = subprocess.run([sys.executable, "-m", "judge.cli", "serve", "--config", str(imap), "--port", "0"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=30,
                           env=dict(os.environ, PYTHONPATH=str(REPO)))
     assert proc.returncode == 2 and "IMAP" in proc.stderr

@@ -183,9 +183,9 @@ def test_a_whole_game_signs_on_and_orders_spring_1901_by_mail(tmp_path, dovecot,
         assert confirmation["To"] == f"{p.lower()}@example.org"
         assert confirmation["List-Id"].startswith("g7 <g7.")
         if p == "Germany":
-            assert "德国的所有单位都已有指令" in text and "柏林陆军移动到基尔" in text
+            assert "德国的所有部队都已有命令" in text and "柏林陆军移动到基尔" in text
         elif p == "Russia":
-            assert "俄國的所有單位都已有指令" in text and "聖彼得堡南岸艦隊移動到波的尼亞灣" in text
+            assert "俄國的所有單位都已有命令" in text and "聖彼得堡南岸艦隊移動到波的尼亞灣" in text
         else:
             assert f"Every unit of {p} has an order." in text, text
             assert "Not understood" not in text

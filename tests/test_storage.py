@@ -198,26 +198,57 @@ def test_a_commit_killed_half_way_is_finished_by_the_next_writer(root, fault):
     assert not [p for p in root.rglob(".*.tmp")]
 
 
-def test_a_commit_killed_before_its_journal_changes_nothing(root):
+def test_a_commit_killed_while_writing_its_journal_changes_nothing(root):
+    """A journal cut short (the writer died half way through writing it) is
+    no commit: the next writer drops it, and no file was touched."""
     store = Store(root)
     with store.transaction() as tx:
         tx.put("games", "g", {"v": 1})
     child = textwrap.dedent(f"""
         import os
-        from judge.storage import Store, atomic
-        real = atomic.os.replace
-        atomic.os.replace = lambda src, dst: os._exit(9) if "journal" in str(dst) else real(src, dst)
+        from judge.storage import Store, journal
+        real = journal.os.write
+        journal.os.write = lambda fd, data: (real(fd, data[:len(data) // 2]), os._exit(9))
         with Store({str(root)!r}).transaction() as tx:
             tx.put("games", "g", {{"v": 2}})
             tx.put("ledger", "m", {{"status": "done"}})
     """)
     proc = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 9, proc.stderr
-    assert [p.name for p in (root / "journal").iterdir() if p.name.endswith(".tmp")]    # a stale temp
+    assert len(list((root / "journal").iterdir())) == 1              # the torn journal
     with store.transaction() as tx:
         tx.put("ledger", "n", {"status": "done"})
     assert store.get("games", "g") == {"v": 1} and store.get("ledger", "m") is None
-    assert not list((root / "journal").iterdir())
+    assert store.get("ledger", "n") == {"status": "done"} and not list((root / "journal").iterdir())
+
+
+def test_the_running_judges_commits_are_synced_later_and_survive_a_kill(root):
+    """With lazy_sync a commit fsyncs only its journal; the journals stay
+    until a checkpoint syncs the files. A writer killed before its
+    checkpoint leaves them, and the next writer applies them again: same files."""
+    child = textwrap.dedent(f"""
+        import os
+        from judge.storage import Store
+        store = Store({str(root)!r}, lazy_sync=True)
+        for i in range(5):
+            with store.transaction() as tx:
+                tx.put("games", "g", {{"v": i}})
+                tx.put("ledger", f"m{{i}}", {{"status": "done"}})
+        assert len(list(store.journal_dir.iterdir())) == 5
+        os._exit(9)
+    """)
+    proc = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 9, proc.stderr
+    assert len(list((root / "journal").glob("*.json"))) == 5
+    store = Store(root)
+    assert store.recover() == 5 and not list((root / "journal").iterdir())
+    assert store.get("games", "g") == {"v": 4} and all(store.get("ledger", f"m{i}") for i in range(5))
+    lazy = Store(root, lazy_sync=True)
+    with lazy.transaction() as tx:
+        tx.put("games", "g", {"v": 5})
+    assert len(list((root / "journal").iterdir())) == 1
+    lazy.checkpoint()
+    assert not list((root / "journal").iterdir()) and Store(root).get("games", "g") == {"v": 5}
 
 
 def test_transaction_holds_the_writer_lock(root):

@@ -94,5 +94,6 @@ def test_the_judge_upgrades_at_start_and_sends_every_pending_mail_once(tmp_path)
     assert len(ids) == len(set(ids)) == 138                     # 130 pending + the notice to 8 readers
     assert old_ids <= set(ids)
     extended = [m for m in mails if m["Message-ID"] not in old_ids]
-    assert len(extended) == 8 and all("movegame" in m["Subject"] and "deadline" in m["Subject"] for m in extended)
+    assert len(extended) == 8 and all("movegame" in m["Subject"] and any(w in m["Subject"] for w in ("deadline", "截止时间", "截止時間"))
+                                     for m in extended)
     assert Store(data / "store").all("outbox") == {}             # every row recorded as sent

@@ -14,7 +14,7 @@ Paths (no leading slash; the English pages have no prefix, the Chinese ones
 
 Pages link to each other by relative URLs, so a built archive works under
 any folder of any web server. Templates: ``templates/web/*.html`` (Jinja2 with
-the i18n extension; catalogues in :mod:`.i18n`).
+the i18n extension; the one catalogue of :mod:`judge.text.catalogue`).
 """
 
 from __future__ import annotations
@@ -38,8 +38,11 @@ from ..render import load_geometry, render_svg
 from ..rules.phase import Phase
 from .export import export_game
 from .final import KINDS, end_view
-from .i18n import LANG_LABELS, WEB_TEMPLATES, gettext, translations
+from ..text.catalogue import LANG_LABELS, TEMPLATES_DIR, gettext, translations
+from ..text.reports import map_words
 from .views import TIME_FORMAT, game_view, names_of, phase_title, phase_view, phases
+
+WEB_TEMPLATES = TEMPLATES_DIR / "web"
 
 STATIC = {"static/archive.css": "text/css; charset=utf-8",
           "static/archive.js": "text/javascript; charset=utf-8"}
@@ -182,7 +185,8 @@ class Site:
         view = phase_view(game, phase, lang)
         order = phases(game)
         i = order.index(phase)
-        svg = render_svg(game.map, names_of(game), view.position, view.results, lang)
+        svg = render_svg(game.map, names_of(game), view.position, view.results, lang,
+                         words=map_words(view.position.phase, lang))
         nav = {"prev": order[i - 1] if i > 0 else None,
                "next": order[i + 1] if i + 1 < len(order) else None,
                "index": i + 1, "count": len(order)}

@@ -98,11 +98,6 @@ def run_import(args) -> int:
 
 @store_action("archive import")
 def import_game(db, now, args) -> str:
-    from ..game import Game
-    from ..storage import find_game, save_game
-    from .work import Outcome
-    game = Game.from_dict(args.game)
-    if find_game(db, game.name) is not None:
-        raise Outcome("", 1, f"a game {game.name!r} exists already")
-    save_game(db, game)
+    from .work import take_in
+    game = take_in(db, args.game)
     return f"judge archive import: {game.name}: {len(game.history)} phases, now {game.position.phase}"

@@ -24,6 +24,7 @@ from ..game.settings import DISBAND_DEFAULTS, RETREAT_DEFAULTS
 from ..rules.options import PROFILES
 from ..rules.scoring import AWARD_MODES, AWARD_TIE_RULES, SYSTEMS
 from ..rules.victory import DRAW_MEMBERS, DRAW_VOTES, SOLO_RULES, TIE_RULES
+from ..text.words import phase_title
 from .work import game_action, store_action
 
 # judge game new --flag -> settings key (judge.game.setting_text)
@@ -114,6 +115,8 @@ def register(sub) -> None:
     register_ending(gsub, common)
     from .game_gm import register_gm
     register_gm(gsub, common)
+    from .game_move import register_move
+    register_move(gsub, common)
 
 
 def data_dir(args) -> Path:
@@ -189,7 +192,7 @@ def new_game(db, now, args) -> str:
     ends = describe_settings(settings)
     return "\n".join([f"Game {game.name} created on map {game.map_name}, rules {settings.rules}, seed {seed}.",
                       "Ends by: " + ", ".join(f"{key}={ends[key]}" for _f, key, _c, _t in VICTORY_FLAGS) + ".",
-                      f"Phase: {game.phase.long_name} ({game.phase})."])
+                      f"Phase: {phase_title(str(game.phase))} ({game.phase})."])
 
 
 def run_orders(args) -> int:
@@ -219,7 +222,7 @@ def enter_orders(game, now, args):
 def receipts_text(game, power: str, receipts, names) -> str:
     """How each line was read, and the units still without orders."""
     from ..notation.format import format_order
-    lines = [f"Orders for {power}, game {game.name}, {game.phase.long_name} ({game.phase}):"]
+    lines = [f"Orders for {power}, game {game.name}, {phase_title(str(game.phase))} ({game.phase}):"]
     for r in receipts:
         if r.ok:
             lines.append(f"  {r.input.strip()!s:<32} -> {format_order(r.order, names)}")
@@ -244,7 +247,7 @@ def process(game, now, args):
     step = process_now(game, now)
     text = results_text(game, step.records)
     if game.finished:
-        from ..game.final_report import final_text
+        from ..text.reports import final_text
         text += "\n" + final_text(game)
     return text, step.notices
 
@@ -258,7 +261,7 @@ def run_show(args) -> int:
     except (GameError, StoreError) as e:
         return _fail(str(e))
     if not records:
-        print(f"Game {game.name}: {game.phase.long_name} ({game.phase}); nothing adjudicated yet.")
+        print(f"Game {game.name}: {phase_title(str(game.phase))} ({game.phase}); nothing adjudicated yet.")
         return 0
     print(results_text(game, records), end="")
     return 0

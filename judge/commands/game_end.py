@@ -10,6 +10,9 @@ does it: see :mod:`judge.commands.game`).
 from __future__ import annotations
 
 from ..game import GameError, master, turns
+from ..text import english
+from ..text.reasons import tie_reason
+from ..text.words import phase_title
 from .game import _fail, load_stored_game, power_arg, update_game
 from .work import game_action
 
@@ -54,7 +57,7 @@ def _ended(game, head: str) -> str:
     """``head``, and the final report when the game is over."""
     if not game.finished:
         return head
-    from ..game.final_report import final_text
+    from ..text.reports import final_text
     return f"{head}\n\n{final_text(game)}"
 
 
@@ -77,7 +80,7 @@ def draw_action(game, now, args):
     power = power_arg(game, args.power)
     members = None if args.members is None else [power_arg(game, m) for m in args.members]
     result = game.draw(power, now, members)
-    return _ended(game, result.reason if result else f"{power} voted for a draw.")
+    return _ended(game, english(result.reason) if result else f"{power} voted for a draw.")
 
 
 @game_action("nodraw")
@@ -91,7 +94,7 @@ def nodraw_action(game, now, args):
 def concede_action(game, now, args):
     power, to = power_arg(game, args.power), power_arg(game, args.to)
     result = game.concede(power, to, now)
-    return _ended(game, result.reason if result else f"{power} conceded the game to {to}.")
+    return _ended(game, english(result.reason) if result else f"{power} conceded the game to {to}.")
 
 
 @game_action("unconcede")
@@ -139,7 +142,7 @@ def award_action(game, now, args):
         notices = turns.close_award_vote(game, now, by_gm=True)
         return "The award vote is closed; everyone is sent the final report with the awards.", notices
     if args.power is None:
-        raise GameError("name the power (or none)")
+        raise GameError("name_power")
     power = None if args.power.lower() == "none" else power_arg(game, args.power)
     notices = master.name_award(game, args.award, power, now)
     return f"{args.award} award: {power or 'withdrawn'}.{_again(notices)}", notices
@@ -149,20 +152,20 @@ def award_action(game, now, args):
 def end_action(game, now, args):
     members = None if args.members is None else [power_arg(game, m) for m in args.members]
     notices = master.end_game(game, now, members)
-    return _ended(game, game.ending.result.reason), notices
+    return _ended(game, english(game.ending.result.reason)), notices
 
 
 @game_action("check")
 def check_action(game, now, args):
     check = game.check_end(now)
     if check.result:
-        return _ended(game, check.result.reason)
-    return check.tie.reason if check.tie else f"Game {game.name} goes on: no victory condition is met."
+        return _ended(game, english(check.result.reason))
+    return english(tie_reason(check.tie)) if check.tie else f"Game {game.name} goes on: no victory condition is met."
 
 
 def run_scores(args) -> int:
     from ..game import GameError
-    from ..game.final_report import final_text
+    from ..text.reports import final_text
     from ..storage import StoreError
     try:
         game = load_stored_game(args)
@@ -178,7 +181,7 @@ def standing_text(game) -> str:
     concession votes (all of them), award votes, passive rulings and the NMR record."""
     from ..game.scores import nmr_record
     end = game.ending
-    lines = [f"Game {game.name} is running: {game.phase.long_name} ({game.phase}).",
+    lines = [f"Game {game.name} is running: {phase_title(str(game.phase))} ({game.phase}).",
              "Supply centres: " + ", ".join(f"{p} {n}" for p, n in game.sc_counts().items())]
     if end.allies:
         lines.append("Alliance declarations: " + ", ".join(f"{p} -> {a}" for p, a in sorted(end.allies.items()))
@@ -189,7 +192,7 @@ def standing_text(game) -> str:
     for voter, winner in votes["concede"].items():
         lines.append(f"{voter} concedes to {winner}.")
     if end.tie:
-        lines.append(end.tie.reason)
+        lines.append(english(tie_reason(end.tie)))
     for award, ballots in sorted(end.award_votes.items()):
         lines.append(f"{award} votes: " + ", ".join(f"{v} -> {c}" for v, c in sorted(ballots.items())))
     for award, power in sorted(end.gm_awards.items()):

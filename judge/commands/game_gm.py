@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from ..text.words import phase_title
 from .game import _fail, load_stored_game, power_arg, results_text, update_game
 from .work import game_action
 
@@ -125,7 +126,7 @@ def gm_action(game, action: str, args: list[str], now: datetime):
         game.settings.check_map(game.map)
         return "Settings changed: " + ", ".join(args), notices
     s = game.schedule
-    lines = [f"Game {game.name}: {game.phase} ({game.phase.long_name})", "state: " + state_text(game),
+    lines = [f"Game {game.name}: {game.phase} ({phase_title(str(game.phase))})", "state: " + state_text(game),
              f"deadline: {s.deadline.isoformat() if s.deadline else 'none'}{' (grace running)' if s.late else ''}",
              f"paused: {s.pause_until.isoformat() if s.paused else 'no'}",
              f"waiting: {', '.join(sorted(s.wait)) or 'nobody'}",

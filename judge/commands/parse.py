@@ -76,7 +76,8 @@ def _context(args):
     try:
         phase = Phase.parse(args.phase or "S1901M")
     except ValueError as e:
-        return None, _fail(str(e))
+        from ..text import english
+        return None, _fail(english(e))
     game_map = load_map("standard")
     names = name_index(game_map, load_names("standard"))
     power = None

@@ -127,6 +127,22 @@ class Commands:
         return replies, {"status": 0, "out": f"{len(replies)} mail(s) for {len(docs)} notice(s)", "err": ""}
 
 
+def take_in(db, data: dict, gm: dict | None = None, here: str = ""):
+    """Store the whole game ``data`` (:meth:`Game.to_dict`) as a new game,
+    with its GM record ``gm`` if any; returns the Game. Raises
+    :class:`Outcome` (status 1) if a game of that name exists (``here``: words
+    for where)."""
+    from ..game import Game
+    from ..storage import find_game, save_game, save_gm
+    game = Game.from_dict(data)
+    if find_game(db, game.name) is not None:
+        raise Outcome("", 1, f"a game {game.name!r} exists{here} already")
+    save_game(db, game)
+    if gm:
+        save_gm(db, game.name, gm)
+    return game
+
+
 def _register_all() -> None:
     """Import the command modules, whose decorators fill the tables."""
-    from . import archive, game, game_end, game_gm  # noqa: F401
+    from . import archive, game, game_end, game_gm, game_move  # noqa: F401

@@ -12,11 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from ..maps import load_map, load_names
-from ..notation.diagnostics import diagnostic
-from ..notation.legal import explain
-from ..notation.names import name_index
-from ..notation.parser import ParseContext
+from ..maps import load_map
 from ..rules import adjudicate_adjustments, adjudicate_movement, adjudicate_retreats
 from ..rules.map import Map, province_of
 from ..rules.orders import (
@@ -25,6 +21,7 @@ from ..rules.orders import (
 )
 from ..rules.phase import Phase
 from ..rules.position import Position
+from ..rules.reasons import Reason
 from . import book, resolve
 from .codec import position_from_dict, position_to_dict, time_from_str, time_to_str
 from .ending import EndOfGame, EndState
@@ -55,31 +52,21 @@ class Line:
 
 @dataclass(frozen=True)
 class Receipt:
-    """How the game took one line: ``error`` when refused (the parser's
-    diagnostic, or the game's English sentence); ``diagnostic``: the refusal as
-    a :class:`~judge.notation.diagnostics.Diagnostic` whose ``message(lang)``
-    names provinces in English or Chinese (the parser's, the rules core's reason
-    via :func:`judge.notation.legal.explain`, or one of
-    :mod:`judge.game.refusals`); ``replaced``: the earlier entries this order
-    took the place of."""
+    """How the game took one line: ``error`` when refused — the parser's
+    :class:`~judge.notation.diagnostics.Diagnostic`, or a
+    :class:`~judge.rules.reasons.Reason` (the rules core's, or one of
+    :mod:`judge.game.refusals`), in words by the text layer
+    (``judge.text.Words.reason``); ``replaced``: the earlier entries this
+    order took the place of."""
 
     input: str
     order: object | None
     error: object | None = None
     replaced: tuple[OrderEntry, ...] = ()
-    diagnostic: object | None = None
 
     @property
     def ok(self) -> bool:
         return self.error is None
-
-    def reason(self, lang: str = "en") -> str:
-        """Why the line was refused, in ``lang`` (``""`` if it was not)."""
-        if self.ok:
-            return ""
-        if hasattr(self.diagnostic, "message"):
-            return self.diagnostic.message(lang)
-        return str(self.error)
 
 
 @dataclass
@@ -96,7 +83,9 @@ class Game(EndOfGame):
     methods — ``check_end``, ``ally``, ``draw``, ... — are the game's too).
     ``schedule``: the deadline, reminders, WAIT flags, pause, absences and NMR
     record (:mod:`.schedule`); ``observers``: ``{address: language}``;
-    ``roster``: who played each power when (:mod:`.roster`).
+    ``roster``: who played each power when (:mod:`.roster`); ``press``: the
+    public press of the current phase (:func:`judge.game.press.keep_broadcast`),
+    which goes into the phase's record when it is adjudicated.
     """
 
     name: str
@@ -113,6 +102,7 @@ class Game(EndOfGame):
     schedule: Schedule = field(default_factory=Schedule)
     observers: dict[str, str] = field(default_factory=dict)
     roster: tuple[Change, ...] = ()
+    press: tuple[dict, ...] = ()
 
     # ---- creating ----------------------------------------------------------------
     @classmethod
@@ -123,14 +113,14 @@ class Game(EndOfGame):
         threshold above the map's SC count; :class:`~judge.rules.map.MapError`
         for a bad map."""
         if not NAME_RE.match(name):
-            raise GameError(f"{name!r} is not a game name: use up to 32 letters, digits, '-' or '_'")
+            raise GameError("bad_game_name", text=name)
         _check_time(now)
         game_map = load_map(map_name)
         settings = settings or Settings()
         try:
             settings.check_map(game_map)
         except ValueError as e:
-            raise GameError(str(e)) from None
+            raise GameError.wrap(e) from None
         return cls(name, map_name, settings, int(seed), now,
                    {p: Player() for p in game_map.powers}, Position.start(game_map))
 
@@ -148,11 +138,11 @@ class Game(EndOfGame):
         try:
             wanted = str(Phase.parse(phase))
         except ValueError as e:
-            raise GameError(str(e)) from None
+            raise GameError.wrap(e) from None
         rec = self.history.find(wanted)
         if rec is not None:
             return rec
-        raise GameError.of("no_phase", game=self.name, phase=wanted, current=self.position.phase)
+        raise GameError("no_phase", game=self.name, phase=wanted, current=self.position.phase)
 
     def power(self, name: str) -> str:
         """The map's spelling of a power name (any case); GameError if unknown."""
@@ -189,8 +179,7 @@ class Game(EndOfGame):
             if not hasattr(line, "input"):
                 line = Line("", line)
             if line.error is not None:
-                receipts.append(Receipt(line.input, None, line.error,
-                                        diagnostic=line.error if hasattr(line.error, "message") else None))
+                receipts.append(Receipt(line.input, None, line.error))
                 continue
             # one line may hold several orders (北海舰队、挪威海舰队…运输…): each is taken
             for order in getattr(line, "orders", None) or (line.order,):
@@ -198,7 +187,7 @@ class Game(EndOfGame):
                     continue
                 why = self._refusal(power, order)
                 if why:
-                    receipts.append(Receipt(line.input, order, why[0], diagnostic=why[1]))
+                    receipts.append(Receipt(line.input, order, why))
                     continue
                 entries, gone = book.add(self.orders.get(power, ()), OrderEntry(
                     line.input, order, WRITTEN, False, now), self.phase.kind, self._limits(power))
@@ -218,9 +207,8 @@ class Game(EndOfGame):
             removals = len(self.position.units_of(power))
         return {"builds": max(n, 0), "removals": removals}
 
-    def _refusal(self, power: str, order):
-        """Why ``order`` cannot be taken from ``power`` now: ``(English
-        sentence, Diagnostic)`` (see :class:`Receipt`), or None."""
+    def _refusal(self, power: str, order) -> Reason | None:
+        """Why ``order`` cannot be taken from ``power`` now (a Reason), or None."""
         house, kind, pos = self.settings.house, self.phase.kind, self.position
         if isinstance(order, RetreatPreference):
             if not house.retreat_preferences:
@@ -228,13 +216,13 @@ class Game(EndOfGame):
             if kind == "A":
                 return game_refusal("retreat_list_phase")
             units = pos.units if kind == "M" else {p: d.unit for p, d in pos.dislodged.items()}
-            return self._not_own_unit(power, order, units, "dislodged " if kind == "R" else "")
+            return self._not_own_unit(power, order, units, kind == "R")
         if isinstance(order, (BuildPriority, DisbandPriority)):
             return None if house.priority_lists else game_refusal("priority_lists_off")
         if kind == "M":
             if isinstance(order, MOVEMENT_ORDERS):
-                return self._rules_refusal(power, order, _illegal(adjudicate_movement(
-                    self.map, pos, {power: [order]}, self.settings.rule_options).results[0]))
+                return _illegal(adjudicate_movement(self.map, pos, {power: [order]},
+                                                    self.settings.rule_options).results[0])
             if isinstance(order, ADJUSTMENT_ORDERS) and house.combined_orders:
                 return self._combined_adjustment_refusal(power, order)
             if isinstance(order, ADJUSTMENT_ORDERS):
@@ -246,37 +234,22 @@ class Game(EndOfGame):
             return game_refusal("movement_phase", phase=pos.phase)
         if kind == "R":
             if isinstance(order, (Retreat, Disband, Move)):
-                return self._rules_refusal(power, order, _illegal(
-                    adjudicate_retreats(self.map, pos, {power: [order]}).results[0]))
+                return _illegal(adjudicate_retreats(self.map, pos, {power: [order]}).results[0])
             return game_refusal("retreat_phase", phase=pos.phase)
         if isinstance(order, ADJUSTMENT_ORDERS):
             r = adjudicate_adjustments(self.map, pos, {power: [order]}, self.settings.rule_options).results[0]
-            return self._rules_refusal(power, order, None if r.outcome == SUCCEEDS else r.reason)
+            return None if r.outcome == SUCCEEDS else r.reason
         return game_refusal("adjustment_phase", phase=pos.phase)
 
-    def _parse_context(self, power: str) -> ParseContext:
-        game_map = self.map
-        return ParseContext(game_map, name_index(game_map, load_names(self.map_name)), self.phase.kind,
-                            self.position, power)
-
-    def _rules_refusal(self, power: str, order, reason: str | None):
-        """The rules core's ``reason`` with its Diagnostic (judge.notation.legal.explain)."""
-        if not reason:
-            return None
-        return reason, explain(reason, order, self._parse_context(power))
-
-    def _not_own_unit(self, power: str, order, units, dislodged: str = ""):
+    def _not_own_unit(self, power: str, order, units, dislodged: bool = False) -> Reason | None:
         """Refused when ``power`` has no unit (of ``units``) where ``order`` says."""
         prov = province_of(order.location)
         u = units.get(prov)
         if u is not None and u.power == power:
             return None
-        names = self._parse_context(power).names
         if u is None:
-            d = diagnostic("no_dislodged_unit" if dislodged else "no_unit", names, province=prov)
-        else:
-            d = diagnostic("not_your_unit", names, province=prov, power=u.power)
-        return f"{power} has no {dislodged}unit in {prov}", d
+            return Reason("no_dislodged_unit" if dislodged else "no_unit", province=prov)
+        return Reason("not_your_unit", province=prov, power=u.power)
 
     def _combined_adjustment_refusal(self, power: str, order):
         """Combined-order mode (``RULES.md`` §3.5): adjustment orders come with the
@@ -286,8 +259,7 @@ class Game(EndOfGame):
             return game_refusal("adjustment_with_fall")
         prov = province_of(order.location) if isinstance(order, (Build, Disband)) else None
         if isinstance(order, Build) and prov not in self.map.home_centres[power]:
-            return (f"{prov} is not a home centre of {power}",
-                    diagnostic("not_home_centre", self._parse_context(power).names, province=prov, power=power))
+            return Reason("not_home_centre", province=prov, power=power)
         if isinstance(order, Disband):
             return self._not_own_unit(power, order, self.position.units)
         return None
@@ -339,7 +311,8 @@ class Game(EndOfGame):
         record = PhaseRecord(
             before.phase, before,
             {p: es + tuple(res.made.get(p, ())) for p, es in entries.items() if es or res.made.get(p)},
-            tuple(res.results), after, now, seed if rng.getstate() != state else None)
+            tuple(res.results), after, now, seed if rng.getstate() != state else None, self.press)
+        self.press = ()                  # the phase's public press goes with its record
         self.history.append(record)
         self._carry_standing(after)
         self.position, self.orders = after, {}
@@ -402,6 +375,7 @@ class Game(EndOfGame):
             "schedule": self.schedule.to_dict(),
             "observers": dict(self.observers),
             "roster": [c.to_dict() for c in self.roster],
+            "press": [dict(p) for p in self.press],
         }
 
     @classmethod
@@ -422,6 +396,7 @@ class Game(EndOfGame):
             schedule=Schedule.from_dict(data.get("schedule", {})),
             observers=dict(data.get("observers", {})),
             roster=tuple(Change.from_dict(c) for c in data.get("roster", ())),
+            press=tuple(dict(p) for p in data.get("press", ())),
         )
 
 
@@ -434,10 +409,10 @@ def _history(data: dict, load_record) -> History:
     return History(count=count, load=lambda i: PhaseRecord.from_dict(load_record(i)))
 
 
-def _illegal(result) -> str | None:
+def _illegal(result) -> Reason | None:
     return result.reason if result.outcome == ILLEGAL else None
 
 
 def _check_time(now: datetime) -> None:
     if not isinstance(now, datetime) or now.tzinfo is None or now.utcoffset() is None:
-        raise GameError("times must be aware datetimes (UTC)")
+        raise GameError("naive_time", what="now")

@@ -49,7 +49,7 @@ def extend(game, hours: float, now: datetime) -> list[Notice]:
     has passed); a running grace period ends. Reminders as for
     :func:`set_deadline`."""
     if hours <= 0:
-        raise GameError("extend by a number of hours above 0")
+        raise GameError("extend_hours")
     if not turns.running(game):
         raise GameError.of("no_clock", game=game.name)
     s = game.schedule
@@ -84,6 +84,7 @@ def rollback(game, phase: str, now: datetime) -> list[Notice]:
         game._carry_standing(r.position_after)
     game.orders = _written(rec.orders)
     game.position = rec.position_before
+    game.press = rec.press             # the phase's broadcasts are the phase's again
     game.history.truncate(index)
     game.ending = replace(game.ending, result=None, tie=None, votes=type(game.ending.votes)())
     nmr, missed = {}, {}
@@ -171,7 +172,7 @@ def change(game, pairs, now: datetime) -> list[Notice]:
     try:
         game.settings = change_settings(game.settings, pairs)
     except ValueError as e:
-        raise GameError(str(e)) from None
+        raise GameError.wrap(e) from None
     return [Notice("settings", turns.EVERYONE, {"game": game.name, "map": game.map_name,
                                                 "changes": list(pairs)},
                    f"{game.name}:settings:{now.isoformat()}")]
@@ -216,4 +217,4 @@ def phase_name(text: str) -> str:
     try:
         return str(Phase.parse(text))
     except ValueError as e:
-        raise GameError(str(e)) from None
+        raise GameError.wrap(e) from None

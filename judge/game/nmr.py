@@ -55,12 +55,12 @@ class NmrSettings:
     def __post_init__(self):
         for name in ("late_notices", "nonmr"):
             if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be true or false")
+                raise GameError("not_a_flag", what=name)
         if not isinstance(self.abandon_after, int) or isinstance(self.abandon_after, bool) \
                 or self.abandon_after < 0:
-            raise ValueError("abandon_after must be a whole number, 0 or more")
+            raise GameError("not_at_least_zero", what="abandon_after")
         if not isinstance(self.absence_max_days, (int, float)) or self.absence_max_days < 0:
-            raise ValueError("absence_max_days must be 0 or more")
+            raise GameError("not_at_least_zero", what="absence_max_days")
         object.__setattr__(self, "absence_max_days", float(self.absence_max_days))
 
     def to_dict(self) -> dict:
@@ -217,16 +217,16 @@ def set_absence(game, power: str, start: datetime, end: datetime, now: datetime)
     before the start, or beyond the limit."""
     power = game.power(power)
     if end <= start:
-        raise GameError("an absence must end after it starts")
+        raise GameError("absence_backwards")
     if end <= now:
-        raise GameError("that absence is over already")
+        raise GameError("absence_over")
     start = max(start, now)
     days = math.ceil((end - start) / timedelta(days=1) * 100) / 100
     sched, limit = game.schedule, game.settings.nmr.absence_max_days
     used = sched.absence_days.get(power, 0.0)
     if used + days > limit:
-        raise GameError(f"absences are limited to {limit:g} days in this game; "
-                        f"{power} has {max(limit - used, 0):g} left")
+        raise GameError("absence_limit", limit=f"{limit:g}", power=power, left=f"{max(limit - used, 0):g}",
+                        map=game.map_name)
     spans = tuple(a for a in sched.absences.get(power, ()) if a[1] > now) + ((start, end),)
     sched = replace(sched, absences={**sched.absences, power: spans},
                     absence_days={**sched.absence_days, power: round(used + days, 2)})

@@ -1,6 +1,6 @@
 """Mail intents: what the game wants told, to whom, as plain data. The mail
 layer turns each :class:`Notice` into one mail per recipient, in the reader's
-language, from the template named by ``kind`` (``templates/<lang>/<kind>.txt``).
+language, from the template named by ``kind`` (``templates/mail/notices/<kind>.txt``).
 
 Recipients are roles: ``to`` holds power names (the players of those powers,
 every address of each) and the roles :data:`GM`, :data:`OBSERVERS` and

@@ -97,6 +97,9 @@ class PhaseRecord:
     civil disorder). ``position_after`` carries the SC ownership after the phase
     (updated after Fall). ``random_seed``: the seed string of the phase's random
     generator when a random choice was made (``RULES.md`` §3.6), else None.
+    ``press``: the public press (broadcasts) sent during the phase, oldest
+    first: ``{"at": UTC ISO time, "sender": power or None (the GM), "grey":
+    bool, "text": str}`` each.
     """
 
     phase: str
@@ -106,6 +109,7 @@ class PhaseRecord:
     position_after: Position
     processed_at: datetime
     random_seed: str | None = None
+    press: tuple[dict, ...] = ()
 
     @property
     def sc_owners(self) -> dict[str, str]:
@@ -120,6 +124,7 @@ class PhaseRecord:
             "position_after": position_to_dict(self.position_after),
             "processed_at": time_to_str(self.processed_at),
             "random_seed": self.random_seed,
+            **({"press": [dict(p) for p in self.press]} if self.press else {}),
         }
 
     @classmethod
@@ -130,4 +135,5 @@ class PhaseRecord:
             tuple(result_from_dict(r) for r in data["results"]),
             position_from_dict(data["position_after"]),
             time_from_str(data["processed_at"]), data.get("random_seed"),
+            tuple(dict(p) for p in data.get("press", ())),
         )

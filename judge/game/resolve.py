@@ -16,9 +16,11 @@ from ..rules.adjustments import AdjustmentOutcome, adjustment_counts
 from ..rules.map import Map, province_of
 from ..rules.options import RuleOptions
 from ..rules.orders import (
-    ILLEGAL, SUCCEEDS, BuildPriority, Disband, DisbandPriority, Move, Result, Retreat, RetreatPreference,
+    CIVIL_DISORDER, ILLEGAL, SUCCEEDS, BuildPriority, Disband, DisbandPriority, Move, Result, Retreat,
+    RetreatPreference,
 )
 from ..rules.position import DislodgedUnit, Position
+from ..rules.reasons import Reason
 from . import defaults
 from .records import DEFAULT, LIST, OrderEntry
 from .settings import HouseRules
@@ -177,11 +179,11 @@ def remove_units(position: Position, removals: dict[str, list[Disband]]) -> tupl
             prov = province_of(order.location)
             u = units.get(prov)
             if u is None:
-                why = f"there is no unit in {prov}"
+                why = Reason("no_unit", province=prov)
             elif u.power != power:
-                why = f"the unit in {prov} belongs to {u.power}"
+                why = Reason("not_your_unit", province=prov, power=u.power)
             elif order.unit_type and order.unit_type != u.type:
-                why = f"the unit in {prov} is {'an army' if u.type == 'A' else 'a fleet'}"
+                why = Reason("wrong_unit_type", province=prov, actual=u.type, written=order.unit_type)
             else:
                 del units[prov]
                 results.append(Result(power, order, SUCCEEDS))
@@ -201,6 +203,6 @@ def _civil_disorder(results: list[Result]) -> dict[str, int]:
     """``{power: removals the core made in civil disorder}``."""
     short: dict[str, int] = {}
     for r in results:
-        if r.reason == "civil disorder":
+        if r.reason == CIVIL_DISORDER:
             short[r.power] = short.get(r.power, 0) + 1
     return short

@@ -38,7 +38,7 @@ def award_name(text: str) -> str:
     for award, words in AWARD_WORDS.items():
         if key in words:
             return award
-    raise GameError(f"{text!r} is not an award: use strategy or diplomacy")
+    raise GameError("not_an_award", text=text)
 
 
 def leaders(game: "Game") -> dict[str, str]:
@@ -128,7 +128,7 @@ def final_scores(game: "Game") -> dict[str, Score]:
     adds nothing). Raises GameError while the game is running."""
     result = game.ending.result
     if result is None:
-        raise GameError(f"game {game.name} is still running: there are no final scores yet")
+        raise GameError("still_running", game=game.name)
     extras = None
     if game.settings.scoring.system == HOUSE:
         extras = ScoreExtras(dict(game.ending.passive),
@@ -137,7 +137,7 @@ def final_scores(game: "Game") -> dict[str, Score]:
         return score(game.settings.scoring.system, game.sc_counts(), result, extras,
                      concession_bonus=game.settings.scoring.concession_bonus)
     except ValueError as e:
-        raise GameError(str(e)) from None
+        raise GameError.wrap(e) from None
 
 
 def person_scores(game: "Game") -> dict[str, Score]:

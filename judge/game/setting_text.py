@@ -6,6 +6,7 @@ and their values:
 
 ==========================  ==========================================================
 ``rules``                   a rule profile: ``datc``, ``droidippy``
+``names``                   the name set of the mails: ``house`` (the rule texts' spellings), ``standard``
 ``retreat_preferences``     ``yes``/``no`` (house rules, ``RULES.md`` §3.1)
 ``priority_lists``          ``yes``/``no`` (§3.2)
 ``default_retreat``         ``disband``, ``house`` (§3.3)
@@ -65,6 +66,7 @@ from datetime import datetime, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .deadlines import WEEKDAYS, Timing
+from .errors import GameError
 from .settings import Settings
 
 
@@ -72,7 +74,7 @@ def _count(text: str, tz: str) -> int | None:
     if text.lower() in ("none", "off", "no", "-"):
         return None
     if not text.isdigit():
-        raise ValueError(f"{text!r} is not a whole number (or none)")
+        raise GameError("not_whole_or_none", text=text)
     return int(text)
 
 
@@ -80,7 +82,7 @@ def _flag(text: str, tz: str) -> bool:
     words = {"yes": True, "true": True, "on": True, "1": True,
              "no": False, "false": False, "off": False, "0": False}
     if text.lower() not in words:
-        raise ValueError(f"{text!r} is not yes or no")
+        raise GameError("not_yes_no", text=text)
     return words[text.lower()]
 
 
@@ -99,12 +101,12 @@ def _time(text: str, tz: str) -> datetime | None:
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
-        raise ValueError(f"{text!r} is not an ISO 8601 date and time such as 2027-01-01T00:00Z") from None
+        raise GameError("not_a_time", what="end_at", text=text) from None
     if moment.tzinfo is None:
         try:
             moment = moment.replace(tzinfo=ZoneInfo(tz))
         except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"unknown time zone {tz!r}") from None
+            raise GameError("unknown_zone", text=tz) from None
     return moment.astimezone(timezone.utc)
 
 
@@ -116,7 +118,7 @@ def hours_of(text: str, tz: str = "UTC") -> float:
         return float(t)
     parts = re.findall(r"(\d+(?:\.\d+)?)([dhms])", t)
     if not parts or "".join(n + u for n, u in parts) != t:
-        raise ValueError(f"{text!r} is not a length such as 48h, 2d or 90m")
+        raise GameError("not_length", text=text)
     return sum(float(n) * {"d": 24, "h": 1, "m": 1 / 60, "s": 1 / 3600}[u] for n, u in parts)
 
 
@@ -126,7 +128,7 @@ def length_of(text: str, tz: str = "UTC") -> float:
     days?) or anything else."""
     t = text.strip()
     if re.fullmatch(r"\d+(\.\d+)?", t) and float(t) != 0:
-        raise ValueError(f"{text!r} has no unit: write {t}h, {t}d or {t}m")
+        raise GameError("length_unit", text=text, value=t)
     return hours_of(t)
 
 
@@ -156,7 +158,7 @@ def _days_of(text: str, tz: str = "UTC") -> float:
 
 def _whole(text: str, tz: str) -> int:
     if not text.strip().isdigit():
-        raise ValueError(f"{text!r} is not a whole number")
+        raise GameError("not_whole", text=text)
     return int(text)
 
 
@@ -164,7 +166,7 @@ def _zone(text: str, tz: str) -> str:
     try:
         ZoneInfo(text.strip())
     except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"unknown time zone {text!r} (use an IANA name such as Europe/Paris)") from None
+        raise GameError("unknown_zone", text=text) from None
     return text.strip()
 
 
@@ -190,7 +192,7 @@ def _days(settings: Settings, text: str) -> Settings:
     else:
         days = tuple(d.strip()[:3] for d in t.split(",") if d.strip())
         if not days or any(d not in WEEKDAYS for d in days):
-            raise ValueError(f"{text!r}: name weekdays like mon,tue,wed or mon-fri")
+            raise GameError("bad_weekdays", text=text)
     d = settings.deadlines
     return replace(settings, deadlines=replace(d, **{k: replace(getattr(d, k), days=days)
                                                      for k in ("movement", "retreat", "adjustment")}))
@@ -203,7 +205,7 @@ _PRESS_MODES = {"none": (False, True, False), "white": (True, True, False),
 def _press(settings: Settings, text: str) -> Settings:
     mode = _PRESS_MODES.get(text.strip().lower())
     if mode is None:
-        raise ValueError(f"{text!r}: use none, white, grey or both")
+        raise GameError("bad_press_mode", text=text)
     return replace(settings, press=replace(settings.press, allowed=mode[0], white=mode[1], grey=mode[2]))
 
 
@@ -247,10 +249,11 @@ PRESET_WORDS = {"house": "house", "房规": "house", "房規": "house", "网络�
 
 
 def preset_of(text: str) -> str:
-    """The preset named ``text`` (``house``, ``房规``, ``网络版`` ...); ValueError."""
+    """The preset named ``text`` (``house``, ``房规``, ``网络版`` ...); GameError
+    ``bad_preset`` (a ValueError) for another."""
     name = PRESET_WORDS.get(text.strip().lower())
     if name is None:
-        raise ValueError(f"{text!r}: the presets are {', '.join(PRESETS)} (房规)")
+        raise GameError("bad_preset", text=text, presets=list(PRESETS))
     return name
 
 
@@ -291,6 +294,7 @@ SPECIAL = {
 # key -> (group or None for a Settings field, field name, reader(text, time zone))
 KEYS = {
     "rules": (None, "rules", _word),
+    "names": (None, "names", _word),
     "retreat_preferences": ("house", "retreat_preferences", _flag),
     "priority_lists": ("house", "priority_lists", _flag),
     "default_retreat": ("house", "default_retreat", _word),
@@ -341,15 +345,15 @@ def change_settings(settings: Settings, pairs: Iterable[str], tz: str | None = N
     the time zone (IANA name) of an ``end_at`` written without an offset;
     None (the default): the game's own, ``deadlines.timezone`` as these pairs
     leave it (so ``CREATE g pw timezone=Asia/Shanghai end_at=2027-01-01T00:00``
-    ends at midnight in Shanghai). Returns new settings; raises ValueError
-    naming the pair for an unknown key, a pair without ``=`` or a bad value
-    (nothing is changed then)."""
+    ends at midnight in Shanghai). Returns new settings; raises GameError
+    (a ValueError) with the pair in its params (``pair``) for an unknown
+    key, a pair without ``=`` or a bad value (nothing is changed then)."""
     # timezone= first, then preset= (so pairs after it change what it set), then the rest in order
     for pair in sorted(pairs, key=lambda pair: {"timezone": 0, "preset": 1}.get(_key_of(pair), 2)):
         key, eq, text = pair.partition("=")
         key = _key_of(pair)
         if not eq or (key not in KEYS and key not in SPECIAL):
-            raise ValueError(f"{pair!r}: write key=value with a key among {', '.join([*KEYS, *SPECIAL])}")
+            raise GameError("bad_key", pair=pair, keys=[*KEYS, *SPECIAL])
         try:
             if key in SPECIAL:
                 settings = SPECIAL[key](settings, text.strip())
@@ -361,7 +365,7 @@ def change_settings(settings: Settings, pairs: Iterable[str], tz: str | None = N
             else:
                 settings = replace(settings, **{group: replace(getattr(settings, group), **{name: value})})
         except ValueError as e:
-            raise ValueError(f"{pair!r}: {e}") from None
+            raise GameError.wrap(e, pair=pair) from None
     return settings
 
 

@@ -14,12 +14,17 @@ from ..rules.options import PROFILES, RuleOptions
 from ..rules.scoring import ScoringSettings
 from ..rules.victory import VictorySettings
 from .deadlines import DeadlineSettings, check_keys, mapping
+from .errors import GameError
 from .nmr import NmrSettings
 from .press import PressSettings
 
 RETREAT_DEFAULTS = ("disband", "house")
 """What happens to a dislodged unit with no usable retreat order or preference:
 ``"disband"`` (standard rules) or ``"house"`` (the GM default of ``RULES.md`` §3.3)."""
+
+NAME_SETS = ("house", "standard")
+"""The name sets the judge writes Chinese names in (``judge.text.names``):
+the rule texts' own spellings, or the standard ones."""
 
 DISBAND_DEFAULTS = ("datc", "house")
 """Which units a power that must remove units and gave no usable order loses:
@@ -66,12 +71,14 @@ class HouseRules:
 
     def __post_init__(self):
         if self.default_retreat not in RETREAT_DEFAULTS:
-            raise ValueError(f"default_retreat must be one of {', '.join(RETREAT_DEFAULTS)}")
+            raise GameError("not_a_choice", what="default_retreat", value=repr(self.default_retreat),
+                            allowed=RETREAT_DEFAULTS)
         if self.default_disband not in DISBAND_DEFAULTS:
-            raise ValueError(f"default_disband must be one of {', '.join(DISBAND_DEFAULTS)}")
+            raise GameError("not_a_choice", what="default_disband", value=repr(self.default_disband),
+                            allowed=DISBAND_DEFAULTS)
         for f in fields(self):
             if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
-                raise ValueError(f"{f.name} must be true or false")
+                raise GameError("not_a_flag", what=f.name)
 
 
 @dataclass(frozen=True)
@@ -84,7 +91,8 @@ class Settings:
     :class:`~judge.rules.scoring.ScoringSettings`: Appendix 2 by default);
     ``deadlines``, ``nmr``, ``press``: the clock, the NMR policy and the press
     rules of issue 4 (:mod:`judge.game.deadlines`, :mod:`judge.game.nmr`,
-    :mod:`judge.game.press`)."""
+    :mod:`judge.game.press`); ``names``: the name set of the game's mails,
+    one of :data:`NAME_SETS` (a player may choose his own)."""
 
     rules: str = "datc"
     house: HouseRules = field(default_factory=HouseRules)
@@ -93,10 +101,13 @@ class Settings:
     deadlines: DeadlineSettings = field(default_factory=DeadlineSettings)
     nmr: NmrSettings = field(default_factory=NmrSettings)
     press: PressSettings = field(default_factory=PressSettings)
+    names: str = "standard"
 
     def __post_init__(self):
         if self.rules not in PROFILES:
-            raise ValueError(f"unknown rule profile {self.rules!r}; use one of {', '.join(PROFILES)}")
+            raise GameError("not_a_choice", what="rules", value=repr(self.rules), allowed=tuple(PROFILES))
+        if self.names not in NAME_SETS:
+            raise GameError("not_a_choice", what="names", value=repr(self.names), allowed=NAME_SETS)
 
     def check_map(self, game_map) -> None:
         """Raises ValueError when a victory threshold is more than the map's
@@ -105,7 +116,7 @@ class Settings:
         for name in ("solo_centres", "alliance_centres"):
             value = getattr(self.victory, name)
             if value is not None and value > total:
-                raise ValueError(f"{name} {value} is more than the map's {total} supply centres")
+                raise GameError("above_map_centres", what=name, value=value, total=total)
 
     @property
     def rule_options(self) -> RuleOptions:
@@ -115,15 +126,15 @@ class Settings:
         return {"rules": self.rules, "house": _group_to_dict(self.house),
                 "victory": self.victory.to_dict(), "scoring": self.scoring.to_dict(),
                 "deadlines": self.deadlines.to_dict(), "nmr": self.nmr.to_dict(),
-                "press": self.press.to_dict()}
+                "press": self.press.to_dict(), "names": self.names}
 
     @classmethod
     def from_dict(cls, data: dict) -> "Settings":
         """Raises ValueError for an unknown key or a bad value. A group or key
         missing (a game stored before it existed) takes its default."""
-        check_keys(data, {"rules", "house", "victory", "scoring", "deadlines", "nmr", "press"},
+        check_keys(data, {"rules", "house", "victory", "scoring", "deadlines", "nmr", "press", "names"},
                     "settings")
-        return cls(rules=data.get("rules", "datc"),
+        return cls(rules=data.get("rules", "datc"), names=data.get("names", "standard"),
                    house=_group_from_dict(HouseRules, data.get("house", {}), "settings.house"),
                    victory=VictorySettings.from_dict(mapping(data.get("victory", {}), "settings.victory")),
                    scoring=ScoringSettings.from_dict(mapping(data.get("scoring", {}), "settings.scoring")),

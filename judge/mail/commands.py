@@ -82,11 +82,12 @@ from ..game.roster import record_change
 from ..game.nmr import took_over
 from ..game.turns import lifecycle, open_phase, replacement_joined, running, start, started_notice
 from ..maps import load_map, load_names
-from ..notation.format import format_order
 from ..notation.lexicon import clean_line
 from ..notation.names import is_cjk, name_index
 from ..notation.parser import ParseContext, chatter_note, parse_orders
-from ..rules.phase import Phase
+from ..text.catalogue import N_
+from ..text.names import NAME_SETS
+from ..text.templates import words_for
 from .archive_commands import ArchiveCommands
 from .end_commands import WORDS_EN as END_WORDS_EN, WORDS_ZH as END_WORDS_ZH, EndCommands
 from .game_commands import GameCommands, read_time
@@ -133,7 +134,7 @@ _EN = {"HELP": "help", "CREATE": "create", "JOIN": "join", "SIGNON": "signon", "
        "HISTORY": "history", "SUMMARY": "summary", "MAP": "map"}
 _EN_SET = {"PASSWORD": "set_password", "ADDRESS": "set_address", "LANGUAGE": "set_language",
            "LANG": "set_language", "DEADLINE": "set_deadline", "WAIT": "set_wait", "NOWAIT": "set_nowait",
-           "ABSENCE": "set_absence"}
+           "ABSENCE": "set_absence", "NAMES": "set_names"}
 _ZH = {
     "help": ("帮助", "幫助", "说明", "說明"),
     "create": ("创建", "創建", "建立"),
@@ -143,6 +144,7 @@ _ZH = {
     "set_password": ("设置密码", "設定密碼", "設置密碼", "修改密码", "修改密碼"),
     "set_address": ("设置地址", "設定地址", "設置地址", "修改地址"),
     "set_language": ("设置语言", "設定語言", "設置語言"),
+    "set_names": ("设置地名", "設定地名"),
     "resign": ("辞职", "辭職", "退出游戏", "退出遊戲"),
     "signoff": ("结束", "結束", "签退", "簽退"),
     "observe": ("旁观", "旁觀", "观战", "觀戰"),
@@ -172,10 +174,15 @@ _LANG_WORDS = {"en": "en", "english": "en", "英文": "en", "英语": "en", "英
                "简体中文": "zh-hans", "中文": "zh-hans", "簡體": "zh-hans", "簡體中文": "zh-hans",
                "zh-hant": "zh-hant", "zh_hant": "zh-hant", "zh-tw": "zh-hant", "繁体": "zh-hant",
                "繁體": "zh-hant", "繁体中文": "zh-hant", "繁體中文": "zh-hant"}
-USAGE = {"create": "CREATE GAME PASSWORD [deadline=YYYY-MM-DDTHH:MM] [key=value ...]",
-         "join": "JOIN GAME PASSWORD [POWER]", "signon": "SIGNON GAME [PASSWORD]",
-         "list": "LIST [GAME]", "set_password": "SET PASSWORD NEW-PASSWORD",
-         "set_address": "SET ADDRESS NEW@ADDRESS", "set_language": "SET LANGUAGE en|zh-hans|zh-hant"}
+USAGE = {"create": N_("CREATE GAME PASSWORD [deadline=YYYY-MM-DDTHH:MM] [key=value ...]"),
+         "join": N_("JOIN GAME PASSWORD [POWER]"), "signon": N_("SIGNON GAME [PASSWORD]"),
+         "list": N_("LIST [GAME]"), "set_password": N_("SET PASSWORD NEW-PASSWORD"),
+         "set_address": N_("SET ADDRESS NEW@ADDRESS"), "set_language": N_("SET LANGUAGE en|zh-hans|zh-hant"),
+         "set_names": N_("SET NAMES house|standard")}
+"""Usage lines, in the catalogue: their capitals are the command's words and
+what it takes, in the reader's language (``JOIN 游戏名 密码 [国家]``)."""
+_NAMES_WORDS = {"house": "house", "standard": "standard", "家规": "house", "家規": "house",
+                "标准": "standard", "標準": "standard"}
 MAX_NOISE = 20       # lines that are neither commands nor orders, shown before the rest is skipped
 
 
@@ -284,79 +291,6 @@ def _encodes(ch: str, charset: str) -> bool:
     return True
 
 
-# ---- names in the reader's language ------------------------------------------------
-_PHASE_ZH = {"S": ("春季", "春季"), "F": ("秋季", "秋季"), "W": ("冬季", "冬季"),
-             "M": ("行动阶段", "行動階段"), "R": ("撤退阶段", "撤退階段"), "A": ("调整阶段", "調整階段")}
-_UNIT_ZH = {"A": ("陆军", "陸軍"), "F": ("舰队", "艦隊")}
-
-
-class Words:
-    """Names of a map's powers, places, units, phases and orders in one
-    language; templates get one per map through ``words(map_name)``."""
-
-    def __init__(self, map_name: str, lang: str):
-        self.map = load_map(map_name)
-        self.names = name_index(self.map, load_names(map_name))
-        self.lang = lang
-        self._zh = 0 if lang == "zh-hans" else 1
-
-    def power(self, power: str) -> str:
-        entry = self.names.power_names.get(power, {})
-        if self.lang == "en":
-            return entry.get("en", power)
-        return entry.get("zh_hans" if self._zh == 0 else "zh_hant", power)
-
-    def location(self, loc: str) -> str:
-        prov, _, coast = loc.partition("/")
-        coast_entry = self.names.coast_names.get(coast, {})
-        if self.lang == "en":
-            name = self.names.english.get(prov, prov)
-            return f"{name} ({coast_entry.get('en', coast)})" if coast else name
-        name = self.names.chinese.get(prov, (prov, prov))[self._zh]
-        return name + (coast_entry.get("zh_hans" if self._zh == 0 else "zh_hant", coast) if coast else "")
-
-    def powers(self, powers) -> list[str]:
-        return [self.power(p) for p in powers]
-
-    def units(self, units) -> list[str]:
-        return [self.unit(u) for u in units]
-
-    def unit(self, unit: tuple[str, str]) -> str:
-        """``("F", "stp/sc")`` -> canonical ``F StP/sc`` / ``圣彼得堡南岸舰队``."""
-        unit_type, loc = unit
-        if self.lang == "en":
-            return f"{unit_type} {self.names.location_abbr(loc)}"
-        return self.location(loc) + _UNIT_ZH[unit_type][self._zh]
-
-    def phase(self, phase: str) -> str:
-        ph = Phase.parse(phase)
-        if self.lang == "en":
-            return ph.long_name
-        return f"{ph.year}年{_PHASE_ZH[ph.season][self._zh]}{_PHASE_ZH[ph.kind][self._zh]}"
-
-    def order(self, order) -> str:
-        """The canonical form of an order (:func:`judge.notation.format.format_order`)."""
-        return format_order(order, self.names, self.lang)
-
-    def orders(self, orders) -> list[str]:
-        return [self.order(o) for o in orders]
-
-    def reason(self, error) -> str:
-        """Why a line was refused: a parser diagnostic in this language, or the game's sentence."""
-        return error.message(self.lang) if hasattr(error, "message") else str(error)
-
-
-def words_for(lang: str):
-    """``words(map_name)`` for templates: a cached :class:`Words` in ``lang``."""
-    cache: dict[str, Words] = {}
-
-    def words(map_name: str) -> Words:
-        if map_name not in cache:
-            cache[map_name] = Words(map_name, lang)
-        return cache[map_name]
-    return words
-
-
 # ---- the judge's handler -----------------------------------------------------------
 @dataclass
 class _Session:
@@ -378,6 +312,7 @@ class _Session:
     tagged: int = 0                   # results up to here carry their copies
     orders: list[str] = field(default_factory=list)
     language: str | None = None       # set by SET LANGUAGE in this mail
+    names: str | None = None          # set by SET NAMES in this mail
     dirty: set[str] = field(default_factory=set)
     noise: int = 0
     last_game: str | None = None
@@ -417,7 +352,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                     s.orders.append(line.strip())
                 elif s.noise < MAX_NOISE:
                     s.noise += 1
-                    talk = chatter_note(line, Words("standard", "en").names)     # 各位好: a note, not an error
+                    talk = chatter_note(line, name_index(load_map("standard"), load_names("standard")))   # 各位好: a note
                     if talk is not None:
                         s.results.append({"kind": "skipped", "line": line.strip(), "note": talk})
                     else:
@@ -472,18 +407,32 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         common = {"re_subject": re_subject, "judge_name": self.cfg.judge.name,
                   "judge_address": self.cfg.judge.address}
         lang = self._language(s)
+        names = self._names(s, mail.sender)
         out = [Reply(purpose="reply", to=(mail.reply_to,), template="reply.txt", lang=lang,
-                     context=dict(common, results=s.results, words=words_for(lang),
+                     context=dict(common, results=s.results, words=words_for(lang, names),
                                   notes=list(mail.notes) + [f"cc_record:{a}" for a in copies]),
                      game=s.last_game, attachments=tuple(s.attachments))]
         for address, results in copies.items():
             lang = self._address_language(s, address)
             games = [r["game"] for r in results if r.get("game")]
             out.append(Reply(purpose=f"copy:{address}", to=(address,), template="reply.txt", lang=lang,
-                             context=dict(common, results=results, words=words_for(lang),
+                             context=dict(common, results=results, words=words_for(lang, self._names(s, address)),
                                           notes=[f"copy_of:{mail.sender or mail.reply_to}"]),
                              game=games[-1] if games else None, in_reply=False))
         return out
+
+    def _names(self, s: _Session, address: str | None) -> str | None:
+        """The name set of the answer to ``address``: SET NAMES in this mail,
+        else the reader's choice (table ``accounts``), else the game's
+        (``names=``) of the game signed on or last named, else None (each
+        game's own)."""
+        if s.names and address == s.mail.sender:
+            return s.names
+        account = (s.db.get("accounts", address) or {}) if address else {}
+        if account.get("names") in NAME_SETS:
+            return account["names"]
+        game = s.game or (s.games.get(s.last_game) if s.last_game else None)
+        return game.settings.names if game is not None else None
 
     def _language(self, s: _Session) -> str:
         """The language of the answer (see module doc). A reader who chose
@@ -611,10 +560,13 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             return self._error(s, cmd.line, "weak_password")
         options = [a for a in args if "=" in a and not a.lower().startswith("deadline=")]
         deadline_text = next((a.partition("=")[2] for a in args if a.lower().startswith("deadline=")), None)
+        # a game created in Chinese writes the rule texts' own names (names=house) unless told otherwise
+        chinese = self._language(s).startswith("zh")
         try:
-            settings = change_settings(Settings(), [f"timezone={self.cfg.judge.timezone}"] + options)
+            settings = change_settings(Settings(), [f"timezone={self.cfg.judge.timezone}"]
+                                       + (["names=house"] if chinese else []) + options)
         except ValueError as e:
-            return self._error(s, cmd.line, "bad_setting", text=" ".join(options), reason=str(e))
+            return self._error(s, cmd.line, "bad_setting", text=" ".join(options), reason=e)
         tz = settings.deadlines.timezone
         deadline = None
         if deadline_text is not None:
@@ -628,7 +580,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         try:
             game = Game.create(name, now=s.now, seed=seed, settings=settings)
         except GameError as e:
-            return self._error(s, cmd.line, "bad_setting", text=" ".join(options), reason=str(e))
+            return self._error(s, cmd.line, "bad_setting", text=" ".join(options), reason=e)
         if deadline is not None:
             open_phase(game, s.now, deadline.astimezone(timezone.utc))
         self._changed(s, game)
@@ -674,7 +626,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             power = next((p for p in free if p not in reserved), free[0])
         if len(cmd.args) > 2:
             text = " ".join(cmd.args[2:])
-            wanted = Words(game.map_name, "en").names.power(text)
+            wanted = name_index(game.map, load_names(game.map_name)).power(text)
             if wanted is None:
                 return self._error(s, cmd.line, "unknown_power", text=text, map=game.map_name,
                                    powers=list(game.map.powers))
@@ -808,7 +760,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             save_gm(s.db, game.name, dict(gm, address=new))
         else:
             if not self._leader_here(s):
-                return self._error(s, cmd.line, "leader_only", power=s.power, map=game.map_name)
+                return self._error(s, cmd.line, "not_the_leader", power=s.power, map=game.map_name)
             pl = game.players[s.power]
             old = pl.leader or ""
             # the mail moves: the old address gets no more mail and is no advisor (issue 13 point 4)
@@ -826,7 +778,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         s.language = lang
         sender = s.mail.sender
         if sender:
-            s.db.put("accounts", sender, {"language": lang})
+            s.db.put("accounts", sender, dict(s.db.get("accounts", sender) or {}, language=lang))
             for name, role in sorted(games_of(s.db, sender).items()):
                 if role["role"] == "gm":
                     row = self._gm(s, name)
@@ -839,6 +791,17 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                         game.players[p] = dataclasses.replace(pl, language=lang)
                         self._changed(s, game)
         s.results.append({"kind": "language_set", "line": cmd.line, "language": lang})
+
+    def _set_names(self, s: _Session, cmd: Command) -> None:
+        """SET NAMES house|standard: the names the judge writes to the sender
+        (table ``accounts``), whatever the game's setting."""
+        names = _NAMES_WORDS.get(" ".join(cmd.args).lower()) if cmd.args else None
+        if names is None:
+            return self._error(s, cmd.line, "bad_names", text=" ".join(cmd.args))
+        s.names = names
+        if s.mail.sender:
+            s.db.put("accounts", s.mail.sender, dict(s.db.get("accounts", s.mail.sender) or {}, names=names))
+        s.results.append({"kind": "names_set", "line": cmd.line, "names": names})
 
     def _resign(self, s: _Session, cmd: Command) -> None:
         if s.game is None or s.power is None:
@@ -862,7 +825,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             return
         game, power, lines = s.game, s.power, s.orders
         s.orders = []
-        names = Words(game.map_name, "en").names
+        names = name_index(game.map, load_names(game.map_name))
         ctx = ParseContext(map=game.map, names=names, phase_kind=game.phase.kind,
                            position=game.position, power=power)
         parsed = parse_orders("\n".join(lines), ctx)
@@ -892,7 +855,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                 command = None if r.order is not None else suggest_command(r.input)
                 word = None if r.order is not None or command else \
                     misspelt_order_word(r.input, game.phase.kind, names)
-                rejected.append({"input": r.input, "error": word or r.diagnostic or r.error,
+                rejected.append({"input": r.input, "error": word or r.error,
                                  "suggestions": [command] if command else []})
         missing = []
         for loc in game.unordered(power):

@@ -28,15 +28,16 @@ from __future__ import annotations
 
 from ..game import GameError, master, turns
 from ..game.scores import AWARD_WORDS, award_name, award_vote_closes, nmr_record
+from ..text.catalogue import N_
 
 WORDS_EN = {"END": "end", "PASSIVE": "passive", "AWARD": "award"}
-CLOSE_WORDS = ("结束", "結束", "截止", "关闭", "關閉")
-"""``AWARD CLOSE`` in Chinese: 颁奖 结束."""
 """Command words of the GM's rulings (merged into :mod:`judge.mail.commands`' table)."""
 WORDS_ZH = {"end": ("结束游戏", "結束遊戲", "终局", "終局"),
             "vote": ("投票",),
             "passive": ("判定消极", "判定消極", "消极", "消極"),
             "award": ("颁奖", "頒獎", "授奖", "授獎")}
+CLOSE_WORDS = ("结束", "結束", "截止", "关闭", "關閉")
+"""``AWARD CLOSE`` in Chinese: 颁奖 结束."""
 
 
 class EndCommands:
@@ -96,8 +97,7 @@ class EndCommands:
         def run(game):
             award, rest = _award_words(cmd.args)
             if award is None or not rest:
-                raise GameError("VOTE BEST STRATEGY <power> or VOTE BEST DIPLOMACY <power> "
-                                "(投票 最佳战略|最佳外交 国家)")
+                raise GameError("usage", usage=N_("VOTE BEST STRATEGY|DIPLOMACY POWER"))
             candidate = self._power_arg(game, cmd, rest)
             game.vote_award(s.power, award, candidate, by=s.mail.sender)
             return {"award": award.removeprefix("best_"), "other": candidate}
@@ -130,7 +130,7 @@ class EndCommands:
     def _passive(self, s, cmd) -> None:
         def run(game):
             if len(cmd.args) < 2:
-                raise GameError("PASSIVE <power> <fine in points>, or PASSIVE <power> NONE to withdraw")
+                raise GameError("usage", usage=N_("PASSIVE POWER FINE|NONE"))
             power = self._power_arg(game, cmd, cmd.args[:-1])
             text = cmd.args[-1]
             if text.upper() in ("NONE", "无", "無"):
@@ -138,7 +138,7 @@ class EndCommands:
             elif text.isdigit():
                 fine = int(text)
             else:
-                raise GameError(f"{text!r} is not a whole number of points (or NONE)")
+                raise GameError("not_points", text=text)
             notices = master.rule_passive(game, power, fine, s.now)
             return notices, {"power": power, "fine": fine, "missed": list(nmr_record(game)[power])}
         self._ruling(s, cmd, "passive", run)
@@ -151,9 +151,9 @@ class EndCommands:
         def run(game):
             award, rest = _award_words(cmd.args)
             if award is None:
-                raise GameError("AWARD STRATEGY <power> or AWARD DIPLOMACY <power> (NONE withdraws)")
+                raise GameError("usage", usage=N_("AWARD [BEST] STRATEGY|DIPLOMACY POWER|NONE"))
             if not rest:
-                raise GameError("name the power (or NONE)")
+                raise GameError("name_power")
             none = len(rest) == 1 and rest[0].upper() in ("NONE", "无", "無")
             power = None if none else self._power_arg(game, cmd, rest)
             notices = master.name_award(game, award, power, s.now)

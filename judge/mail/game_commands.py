@@ -43,8 +43,9 @@ from ..game import GameError, master, nmr, turns
 from ..game.deadlines import local_to_utc, zone_of
 from ..game.final_report import final_data
 from ..game.notices import Notice, mailto, merged
-from ..game.press import read_press, route
+from ..game.press import keep_broadcast, read_press, route
 from ..game.setting_text import hours_of, preset_reply
+from ..text.catalogue import N_
 from ..maps import load_names
 from ..notation.names import name_index
 from .passwords import hash_password
@@ -52,7 +53,7 @@ from .passwords import hash_password
 ADVISOR_ADD = ("ADD", "添加", "增加", "加入", "加")
 ADVISOR_REMOVE = ("REMOVE", "DELETE", "DEL", "删除", "刪除", "移除", "去掉", "除去")
 ADVISOR_NO_MAIL = ("NOMAIL", "NO-MAIL", "不收信", "不抄送")
-USAGE_ADVISOR = "ADVISOR ADD NAME@ADDRESS [NOMAIL] | ADVISOR REMOVE NAME@ADDRESS"
+USAGE_ADVISOR = N_("ADVISOR ADD NAME@ADDRESS [NOMAIL] | ADVISOR REMOVE NAME@ADDRESS")
 
 PHASE_COMMANDS = ("process", "rollback", "extend", "deadline")
 """GM commands that move the game on: compare-and-set (:meth:`GameCommands._gm_command`)."""
@@ -200,7 +201,8 @@ class GameCommands:
             self._error(s, line, "press_refused", reason=e)
             return nxt
         s.notices += notices
-        s.games[game.name] = game
+        keep_broadcast(game, sender, block, s.now)
+        self._changed(s, game)
         h = block.header
         s.results.append({"kind": "press", "line": line.strip(), "game": game.name, "map": game.map_name,
                           "broadcast": h.to is None, "to": list(h.to or ()), "to_gm": h.gm, "grey": h.grey,
@@ -269,7 +271,7 @@ class GameCommands:
             if action is None or not rest:
                 return self._error(s, cmd.line, "usage", usage=USAGE_ADVISOR)
             if not self._leader_here(s):
-                return self._error(s, cmd.line, "leader_only", power=power, map=game.map_name)
+                return self._error(s, cmd.line, "not_the_leader", power=power, map=game.map_name)
             address = rest[0].strip("<>").lower()
             local, at, domain = address.partition("@")
             if not (local and at and "." in domain):
@@ -404,7 +406,7 @@ class GameCommands:
     def _rollback(self, s, cmd) -> None:
         def run(game):
             if not cmd.args:
-                raise GameError("name the phase: ROLLBACK S1901M")
+                raise GameError("name_phase")
             return master.rollback(game, master.phase_name(cmd.args[0]), s.now), {}
         self._gm_command(s, cmd, "rollback", run)
 
@@ -446,7 +448,7 @@ class GameCommands:
     def _power_arg(game, cmd, words=None) -> str:
         text = " ".join(words if words is not None else cmd.args)
         if not text:
-            raise GameError("name the power")
+            raise GameError("name_power")
         return name_index_of(game).power(text) or game.power(text)
 
 

@@ -21,13 +21,18 @@ For each spool entry, oldest first:
 
 A handler or template error is retried ``worker.max_attempts`` times with a
 doubling delay, the entry blocking the ones behind it (order matters: the last
-orders count); then it is shunted (bytes kept in ``spool/shunt``), a ledger
-entry says so, the judgekeeper gets a notice and the sender a short answer.
+orders count); then it is shunted: ONE commit writes its ledger entry, the
+judgekeeper's notice and the sender's answer (nothing was changed: send it
+again, or write to the GM), then its bytes move to ``spool/shunt``.
 A mail during which the process dies (no exception to catch) counts as an
-attempt too: attempts are noted on disk before they are made (see
-:mod:`judge.mail.spool`); an entry tried before is processed on its own, and
-one that has had its ``max_attempts`` is shunted without another try (only the
-judgekeeper is told: reading it once more might kill the judge again).
+attempt too, charged to that mail alone: the spool notes which entry is
+being handled (see :mod:`judge.mail.spool`); an entry tried before is
+processed on its own (after the handler has warmed up, so that the first
+mail after a start does not pay for loading maps and templates), and one
+that has had its ``max_attempts`` is shunted
+without another try (answered from its headers alone: reading it once more
+might kill the judge again). The ledger is asked first: an entry already
+processed is never shunted, only dropped.
 
 Housekeeping in the same thread: ``judge spool resend`` requests (a failed
 outgoing mail becomes pending again and goes to the sender), and the ledger
@@ -57,12 +62,14 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import re
 import threading
 import time
 import traceback
 from datetime import datetime, timedelta, timezone
 from email import policy
 from email.parser import BytesHeaderParser
+from email.utils import parseaddr
 from typing import Callable
 
 from .. import faults
@@ -79,6 +86,10 @@ log = logging.getLogger("judge.mail")
 CONFLICT_TRIES = 20
 """Times a batch is made again when another process wrote the store meanwhile
 (then the batch fails, and is tried again later like any failure)."""
+
+IDLE_SYNC = 0.3
+"""Seconds after a commit an idle worker makes its files durable (the store's
+journal covers a power cut until then; see :class:`judge.storage.Store`)."""
 
 PRUNE_SHARDS = 16
 """Ledger shards pruned in one housekeeping round (all of them within a day)."""
@@ -112,9 +123,11 @@ class Worker:
                  ack: Callable[[dict], None] = lambda meta: None,
                  send: Callable[[list[dict]], None] = lambda rows: None,
                  timekeeper=None, commands=None,
-                 changed: Callable[[dict[str, dict | None], bool], None] = lambda rows, by_mail: None):
+                 changed: Callable[[dict[str, dict | None], bool], None] = lambda rows, by_mail: None,
+                 templates=None):
         self.store, self.spool, self.handler = store, spool, handler
         self.commands = commands                # runs `judge game ...` work items (judge.commands.work)
+        self.templates = templates              # a judgekeeper's template copies (judge.text.templates)
         self.address, self.name, self.domain, self.keeper = address, name, domain, keeper
         self.language = language
         self.max_attempts, self.retry_delay, self.batch = max_attempts, retry_delay, batch
@@ -154,7 +167,28 @@ class Worker:
         """From the scheduler (any thread): deadline work for the worker."""
         self.events.put(("work", item))
 
+    def warm_up(self) -> None:
+        """Handle made-up mails (nothing is kept) and read a few orders, so
+        the first real mail after a start does not pay for loading maps,
+        names and templates — while the poison guard charges it for a death."""
+        from email.message import EmailMessage
+
+        from ..maps import load_map, load_names
+        from ..notation.names import name_index
+        try:
+            name_index(load_map("standard"), load_names("standard"))
+            for body in ("HELP\nLIST\n", "帮助\n", "幫助\n"):
+                m = EmailMessage()
+                m["From"], m["To"], m["Subject"] = "warm-up@example.invalid", self.address, "warm-up"
+                m.set_content(body)
+                mail = read_mail(m.as_bytes(), "warm-up", self.address, None)
+                for reply in self.handler.handle(mail, Staging(Staging(self.store)), self.clock()):
+                    self._row(mail, reply, self.clock())
+        except Exception:  # noqa: BLE001 - only a speed-up: the real mail will say what is wrong
+            log.debug("worker: warm-up failed", exc_info=True)
+
     def run(self) -> None:
+        self.warm_up()
         recovered = self.spool.recover()
         if recovered:
             log.warning("worker: the judge stopped while processing %d mail(s); one attempt counted "
@@ -193,6 +227,15 @@ class Worker:
                 self._reports = []
             if not self._reports:
                 self._reports_since = time.monotonic()
+            if not self.spool.pending():
+                try:
+                    self.store.checkpoint(IDLE_SYNC)     # idle: make the last commits' files durable
+                except Exception:  # noqa: BLE001 - the journals stay; tried again next round
+                    log.exception("worker: could not sync the store")
+        try:
+            self.store.checkpoint()
+        except Exception:  # noqa: BLE001 - the journals stay and are applied at the next start
+            log.exception("worker: could not sync the store at stop")
 
     # ---- spool entries ---------------------------------------------------------
     def drain(self) -> float:
@@ -227,16 +270,19 @@ class Worker:
         entries = self._take(names)
         if not entries:
             return
-        alone = entries[0].meta.get("attempts", 0) > 0
-        if alone:                          # tried before: on its own, the attempt counted first
-            if entries[0].meta["attempts"] >= self.max_attempts:
-                return self._poisoned(entries[0])
-            entries = [self.spool.count_attempt(entries[0])]
-        else:
-            self.spool.begin([e.name for e in entries])
+        alone = _alone(entries[0])
+        if alone:                          # tried before, or its batch died committing: on its own
+            entry = entries[0]
+            seen = self.store.get("ledger", entry.key)
+            if seen is not None and not (seen.get("status") == "shunted" and entry.meta.get("retry")):
+                return self._seen_before(entry, seen)
+            if entry.meta.get("attempts", 0) >= self.max_attempts:
+                return self._poisoned(entry)
+        self.spool.begin([e.name for e in entries], alone)
         for tries in range(1, CONFLICT_TRIES + 1):
             stamp = self._stamp()
             batch, done, failed = self._stage(entries, alone)
+            self.spool.committing()
             try:
                 self._commit(batch, stamp, tries)
                 break
@@ -264,6 +310,7 @@ class Worker:
             if seen is not None and not (seen.get("status") == "shunted" and entry.meta.get("retry")):
                 done.append((entry, [], f"duplicate of a mail already {seen.get('status')}; nothing changed"))
                 continue
+            self.spool.handling(entry.name)        # a death from here on is charged to this one
             now = self.clock()
             mail = None
             if entry.meta.get("source") == "cli":
@@ -280,7 +327,7 @@ class Worker:
                     status, summary = "done", f"{len(replies)} repl{'y' if len(replies) == 1 else 'ies'}"
                 rows = [self._row(mail, r, now) for r in replies]
             except Exception as e:  # noqa: BLE001 - any bug in a handler must not lose the mail
-                failed = (entry, mail, e, alone)
+                failed = (entry, mail, e, False)
                 break
             staging.apply(batch)
             ledger = {"status": status, "at": now.isoformat(), "from": mail.sender,
@@ -332,7 +379,7 @@ class Worker:
                 raw = (self.spool.new / name).read_bytes()
                 self.spool.shunt(SpoolEntry(name, {"key": f"unreadable:{name}"}, raw), f"unreadable: {e}")
                 continue
-            if entry.meta.get("attempts", 0) > 0:
+            if _alone(entry):
                 return out or [entry]
             out.append(entry)
         return out
@@ -410,7 +457,7 @@ class Worker:
         self.ack(entry.meta)
 
     def _row(self, mail: InboundMail, reply: Reply, now: datetime) -> dict:
-        subject, body = render(reply.template, reply.lang, **reply.context)
+        subject, body = render(reply.template, reply.lang, self.templates, **reply.context)
         primary = reply.to[0]
         mid = message_id_for(mail.key, reply.purpose, primary, self.domain)
         msg = compose(sender_name=self.name, sender_address=self.address, to=list(reply.to),
@@ -439,19 +486,36 @@ class Worker:
 
     def _poisoned(self, entry: SpoolEntry) -> None:
         """``entry`` had its ``max_attempts`` without finishing (the process
-        died during them): set it aside without another try."""
+        died during them): set it aside without another try (the sender is
+        answered from its headers alone)."""
         attempts = entry.meta.get("attempts", 0)
         detail = entry.meta.get("error") or f"the judge stopped (crashed or was killed) during each of " \
                                             f"{attempts} attempts to process this mail"
         log.error("mail %s: %d attempts did not finish; set aside without another try", entry.key, attempts)
-        self._set_aside(entry, _headers_only(entry), detail, attempts, answer=False)
+        self._set_aside(entry, _headers_only(entry), detail, attempts, answer=True)
+
+    def _seen_before(self, entry: SpoolEntry, seen: dict) -> None:
+        """An entry tried before whose key the ledger has: processed already
+        (drop it), or set aside by a run that stopped before moving its bytes
+        (move them now; the notices went with the ledger entry)."""
+        if seen.get("status") == "shunted":
+            self.spool.shunt(entry, seen.get("reason", ""))
+            log.warning("mail %s: set aside (finishing an interrupted move)", entry.key)
+        else:
+            log.info("mail %s: duplicate of a mail already %s; nothing changed", entry.key, seen.get("status"))
+            self.spool.remove(entry.name)
+        self._not_before.pop(entry.name, None)
+        self.ack(entry.meta)
 
     def _set_aside(self, entry: SpoolEntry, mail: InboundMail | None, detail: str, attempts: int,
                    answer: bool) -> None:
-        """Shunt ``entry``, record it in the ledger, tell the judgekeeper (and
-        with ``answer`` the sender), acknowledge it."""
+        """Set ``entry`` aside: ONE commit records it in the ledger (status
+        shunted) with the judgekeeper's notice (and, with ``answer``, the
+        sender's: nothing was changed, send it again); then its bytes move
+        to ``spool/shunt`` (a stop in between is finished at the next start:
+        :meth:`_seen_before`) and it is acknowledged."""
         now = self.clock()
-        path = self.spool.shunt(entry, detail)
+        path = self.spool.shunt_path(entry)
         if mail is None:
             mail = _blank_mail(entry.key)
         replies = [Reply(purpose="shunt-notice", to=(self.keeper,), template="shunt_notice.txt",
@@ -468,6 +532,8 @@ class Worker:
                                          "replies": [r["id"] for r in rows]})
             for row in rows:
                 tx.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
+        faults.checkpoint("before_shunt_move")
+        self.spool.shunt(entry, detail)
         self._not_before.pop(entry.name, None)
         self.ack(entry.meta)
         self.send(rows)
@@ -574,13 +640,25 @@ _HEADERS = BytesHeaderParser(policy=policy.default)
 def _headers_only(entry: SpoolEntry) -> InboundMail:
     """Sender and subject of an entry read from its headers alone (for a mail
     that may kill a full reading); no address to answer."""
+    sender = subject = reply_to = automatic = ""
     try:
         head = _HEADERS.parsebytes(entry.raw)
         sender, subject = str(head.get("From", "")), str(head.get("Subject", ""))
+        reply_to = parseaddr(str(head.get("Reply-To") or sender))[1]
+        reply_to = reply_to if re.fullmatch(r"[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+", reply_to) else ""
+        auto = str(head.get("Auto-Submitted", "no")).strip().lower()
+        precedence = str(head.get("Precedence", "")).strip().lower()
+        if auto != "no" or precedence in ("bulk", "list", "junk") or head.get("List-Id"):
+            automatic = "automatic"
     except Exception:  # noqa: BLE001 - whatever the headers hold, the judgekeeper is told
-        sender, subject = "", ""
-    return InboundMail(key=entry.key, sender=sender[:200], sender_name="", reply_to="", subject=subject,
-                       message_id="", references=(), text="", automatic="")
+        pass
+    return InboundMail(key=entry.key, sender=sender[:200], sender_name="", reply_to=reply_to,
+                       subject=subject[:200], message_id="", references=(), text="", automatic=automatic)
+
+
+def _alone(entry: SpoolEntry) -> bool:
+    """Is ``entry`` to be processed on its own (tried before, or its batch died committing)?"""
+    return entry.meta.get("attempts", 0) > 0 or bool(entry.meta.get("alone"))
 
 
 def _blank_mail(key: str) -> InboundMail:

@@ -67,7 +67,7 @@ class Ref:
 @dataclass
 class Draft:
     """One order as read, not yet checked against map and position. ``kind`` is
-    a key of :data:`judge.notation.diagnostics.ORDER_KINDS`."""
+    a key of :data:`judge.text.reasons.ORDER_KINDS`."""
 
     kind: str
     units: list[Ref] = field(default_factory=list)   # the ordered unit(s)

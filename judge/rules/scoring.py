@@ -57,6 +57,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 
+from .reasons import RuleError
 from .victory import ALLIANCE, AT_PHASE, AT_TIME, CONCESSION, SOLO, VictoryResult
 
 HOUSE, DSS, SUM_OF_SQUARES, C_DIPLO = "house", "dss", "sum_of_squares", "c_diplo"
@@ -79,7 +80,7 @@ _LONE_WINS = (SOLO, AT_PHASE, AT_TIME, CONCESSION)
 
 def _choice(value, allowed: tuple[str, ...], what: str) -> None:
     if value not in allowed:
-        raise ValueError(f"{what} must be one of {', '.join(allowed)}, got {value!r}")
+        raise RuleError("not_a_choice", what=what, value=repr(value), allowed=allowed)
 
 
 @dataclass(frozen=True)
@@ -101,13 +102,13 @@ class ScoringSettings:
 
     def __post_init__(self) -> None:
         if not isinstance(self.concession_bonus, bool):
-            raise ValueError("concession_bonus must be true or false")
+            raise RuleError("not_a_flag", what="concession_bonus")
         _choice(self.system, SYSTEMS, "system")
         _choice(self.awards, AWARD_MODES, "awards")
         _choice(self.award_tie_rule, AWARD_TIE_RULES, "award_tie_rule")
         hours = self.award_window_hours
         if isinstance(hours, bool) or not isinstance(hours, (int, float)) or hours <= 0:
-            raise ValueError(f"award_window_hours must be a number of hours above 0, got {hours!r}")
+            raise RuleError("hours_above_zero", what="award_window_hours")
         object.__setattr__(self, "award_window_hours", float(hours))
 
     def to_dict(self) -> dict:
@@ -118,7 +119,7 @@ class ScoringSettings:
         """Raises ValueError for an unknown key or value."""
         extra = set(data) - {f.name for f in fields(cls)}
         if extra:
-            raise ValueError(f"unknown scoring setting(s): {', '.join(sorted(extra))}")
+            raise RuleError("unknown_settings", group="scoring", keys=sorted(extra))
         return cls(**data)
 
 
@@ -182,13 +183,13 @@ def score(system: str, final_counts: Mapping[str, int], result: VictoryResult,
     winner). Returns ``{power: Score}``. Raises ValueError for an unknown
     system, a winner or extras power not in ``final_counts``, an unknown award,
     a negative fine, or extras given to a system other than ``"house"``."""
-    _choice(system, SYSTEMS, "scoring system")
+    _choice(system, SYSTEMS, "scoring")
     unknown = set(result.winners) - set(final_counts)
     if unknown:
-        raise ValueError(f"winner(s) {', '.join(sorted(unknown))} not among the scored powers")
+        raise RuleError("not_scored", what="winners", powers=sorted(unknown))
     extras = extras or ScoreExtras()
     if system != HOUSE and extras:
-        raise ValueError(f"passive fines and awards belong to the house system, not {system}")
+        raise RuleError("extras_not_house", system=system)
     if system == HOUSE:
         items = _house(final_counts, result, extras, concession_bonus)
     elif system == DSS:
@@ -212,8 +213,8 @@ def _house(counts: Mapping[str, int], result: VictoryResult, extras: ScoreExtras
            concession_bonus: bool) -> dict[str, list[ScoreItem]]:
     for award, powers in extras.awards.items():
         _choice(award, AWARDS, "award")
-        _known(powers, counts, f"{award} award")
-    _known(extras.passive, counts, "passive ruling")
+        _known(powers, counts, award)
+    _known(extras.passive, counts, "passive")
     items = {}
     for power, n in counts.items():
         lines = [ScoreItem("centres", n)]
@@ -228,7 +229,7 @@ def _house(counts: Mapping[str, int], result: VictoryResult, extras: ScoreExtras
         if power in extras.passive:
             fine = extras.passive[power]
             if isinstance(fine, bool) or not isinstance(fine, int) or fine < 0:
-                raise ValueError(f"the fine for {power} must be a whole number of points >= 0, got {fine!r}")
+                raise RuleError("bad_fine", power=power, value=repr(fine))
             lines.append(ScoreItem("passive_forfeit", -sum(i.points for i in lines),
                                    -sum(i.coins for i in lines)))
             lines.append(ScoreItem("passive_fine", -fine))
@@ -239,13 +240,13 @@ def _house(counts: Mapping[str, int], result: VictoryResult, extras: ScoreExtras
 def _known(powers: Iterable[str], counts: Mapping[str, int], what: str) -> None:
     unknown = set(powers) - set(counts)
     if unknown:
-        raise ValueError(f"{what}: {', '.join(sorted(unknown))} not among the scored powers")
+        raise RuleError("not_scored", what=what, powers=sorted(unknown))
 
 
 def _sum_of_squares(counts: Mapping[str, int]) -> dict[str, list[ScoreItem]]:
     total = sum(n * n for n in counts.values())
     if not total:
-        raise ValueError("sum-of-squares needs at least one power owning an SC")
+        raise RuleError("no_centres_owned")
     return {p: [ScoreItem("squares", GAME_POINTS * n * n / total)] for p, n in counts.items()}
 
 
@@ -302,9 +303,9 @@ def cast_award_vote(votes: Mapping[str, str], voter: str, candidate: str,
     known = set(leaders)
     for p in (voter, candidate):
         if p not in known:
-            raise ValueError(f"{p} is not a power with a leader")
+            raise RuleError("no_leader", power=p)
     if voter == candidate:
-        raise ValueError(f"{voter} may not vote for itself")
+        raise RuleError("self_vote", power=voter)
     return {**votes, voter: candidate}
 
 
@@ -316,11 +317,11 @@ def tally_award(votes: Mapping[str, str], tie_rule: str, final_counts: Mapping[s
     of the tied, or anyone when nobody voted). Raises ValueError for a
     self-vote, a power not in ``final_counts`` or a ``gm_choice`` outside the
     tie."""
-    _choice(tie_rule, AWARD_TIE_RULES, "award tie rule")
+    _choice(tie_rule, AWARD_TIE_RULES, "award_tie_rule")
     for voter, candidate in votes.items():
-        _known((voter, candidate), final_counts, "award vote")
+        _known((voter, candidate), final_counts, "award_vote")
         if voter == candidate:
-            raise ValueError(f"{voter} voted for itself; self-votes do not count")
+            raise RuleError("self_vote", power=voter)
     count = Counter(votes.values())
     top = max(count.values(), default=0)
     leading = tuple(sorted(c for c, n in count.items() if n == top))
@@ -336,5 +337,5 @@ def tally_award(votes: Mapping[str, str], tie_rule: str, final_counts: Mapping[s
     if gm_choice is None:
         return AwardTally(dict(count), tied, (), True)
     if gm_choice not in pool:
-        raise ValueError(f"the GM's choice {gm_choice} is not among {', '.join(pool)}")
+        raise RuleError("gm_choice_not_tied", power=gm_choice, powers=pool)
     return AwardTally(dict(count), tied, (gm_choice,), False)

@@ -5,8 +5,8 @@ games and their indexes (:mod:`.games`, :mod:`.indexes`); the upgrade of a
 one-file store of an earlier release (:mod:`.upgrade`).
 """
 
-from .games import find_game, games_of, load_game, save_game, save_gm
+from .games import delete_game, find_game, games_of, load_game, save_game, save_gm
 from .store import Store, StoreError, Transaction, open_tinydb
 
-__all__ = ["Store", "StoreError", "Transaction", "find_game", "games_of", "load_game", "open_tinydb",
+__all__ = ["Store", "StoreError", "Transaction", "delete_game", "find_game", "games_of", "load_game", "open_tinydb",
            "save_game", "save_gm"]

@@ -18,24 +18,41 @@ from pathlib import Path
 from tinydb.storages import Storage
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically and durably, keeping its
-    permissions (a new file is readable by its owner only). Raises OSError; on
-    error the old file is untouched and the temporary file removed."""
+def atomic_write(path: Path, data: bytes, durable: bool = True) -> None:
+    """Replace ``path`` with ``data`` atomically and (``durable``: fsync of the
+    file and its folder) durably, keeping its permissions (a new file is
+    readable by its owner only). Raises OSError; on error the old file is
+    untouched and the temporary file removed. Without ``durable`` the new
+    file survives the process's death but not a power cut until it is synced
+    (:func:`fsync_path`): the store's journal covers that window."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with contextlib.suppress(FileNotFoundError):
             os.fchmod(fd, os.stat(path).st_mode & 0o7777)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    fsync_dir(path.parent)
+    if durable:
+        fsync_dir(path.parent)
+
+
+def fsync_path(path: Path) -> None:
+    """Make a file's contents durable (nothing happens if it is gone)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def fsync_dir(directory: Path) -> None:

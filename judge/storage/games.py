@@ -74,6 +74,21 @@ def save_gm(db, name: str, gm: dict) -> None:
     indexes.update(db, name, indexes.roles(live, old), indexes.roles(live, gm))
 
 
+def delete_game(db, name: str) -> None:
+    """Stage the removal of game ``name`` — live state, GM record, every
+    history record — and of its index rows (a game that moves to another judge)."""
+    old, gm = db.get("games", name), db.get("gm", name)
+    if old is None:
+        return
+    for i in range(int(old.get("history_len", 0))):
+        db.delete("phases", phase_key(name, i))
+    indexes.update(db, name, indexes.roles(old, gm), {}, None, None)
+    for table in ("catalogue", "games", "gm"):
+        db.delete(table, name)
+    if (db.get("names", name.lower()) or {}).get("name") == name:
+        db.delete("names", name.lower())
+
+
 def games_of(db, address: str) -> dict[str, dict]:
     """``{game: {"role", "power", "language"}}``: what ``address`` plays or masters."""
     row = db.get("addresses", address) if address else None

@@ -31,12 +31,27 @@ class JournalError(ValueError):
     """A journal file that cannot be read (the message names it)."""
 
 
+class TornJournal(JournalError):
+    """A journal cut short while it was written: its commit never happened."""
+
+
 def write(directory: Path, seq: int, files: list[tuple[str, bytes | None]]) -> Path:
-    """Write the journal of commit ``seq``: ``files`` ``[(relative path, new
-    bytes or None to remove)]``. Returns its path. Raises OSError."""
+    """Write the journal of commit ``seq`` durably (written, fsynced, its
+    folder fsynced): ``files`` ``[(relative path, new bytes or None to
+    remove)]``. Returns its path. Raises OSError. A journal cut short by a
+    crash while it was written is no commit: :func:`read` says so, and the
+    files were not touched yet."""
     head = json.dumps([[p, -1 if b is None else len(b)] for p, b in files]).encode()
     path = directory / f"{seq:012d}.json"
-    atomic_write(path, b"".join([MAGIC, head, b"\n", *(b for _p, b in files if b is not None)]))
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)                  # a number reused after a crash lost the sequence
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, b"".join([MAGIC, head, b"\n", *(b for _p, b in files if b is not None)]))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    fsync_dir(directory)
     return path
 
 
@@ -44,8 +59,12 @@ def read(path: Path) -> list[tuple[str, bytes | None]]:
     """The files of a journal file (see module doc). Raises JournalError."""
     data = path.read_bytes()
     if not data.startswith(MAGIC):
+        if MAGIC.startswith(data):
+            raise TornJournal(f"{path}: cut short")
         raise JournalError(f"{path}: not a journal file")
     end = data.find(b"\n", len(MAGIC))
+    if end < 0:
+        raise TornJournal(f"{path}: cut short")
     try:
         head = json.loads(data[len(MAGIC):end])
     except ValueError as e:
@@ -57,24 +76,29 @@ def read(path: Path) -> list[tuple[str, bytes | None]]:
             continue
         out.append((rel, data[at:at + length]))
         at += length
+    if at > len(data):
+        raise TornJournal(f"{path}: cut short ({at - len(data)} bytes missing)")
     if at != len(data):
-        raise JournalError(f"{path}: {len(data) - at} bytes more or less than its header says")
+        raise JournalError(f"{path}: {len(data) - at} bytes more than its header says")
     return out
 
 
-def apply(root: Path, files: list[tuple[str, bytes | None]], checkpoint=lambda where: None) -> None:
-    """Make the files of a journal so under the store folder ``root``.
-    ``checkpoint(name)`` is called after each file (the crash tests' hook:
-    ``journal_applied_record``, ``_table`` or ``_game``)."""
+def apply(root: Path, files: list[tuple[str, bytes | None]], checkpoint=lambda where: None,
+          durable: bool = True) -> None:
+    """Make the files of a journal so under the store folder ``root``
+    (``durable``: each change fsynced; else the caller keeps the journal
+    until it syncs them). ``checkpoint(name)`` is called after each file
+    (the crash tests' hook: ``journal_applied_record``, ``_table`` or ``_game``)."""
     for rel, data in files:
         target = root / rel
         if data is None:
             with contextlib.suppress(FileNotFoundError):
                 target.unlink()
-                fsync_dir(target.parent)
+                if durable:
+                    fsync_dir(target.parent)
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(target, data)
+            atomic_write(target, data, durable)
         checkpoint("journal_applied_" + ("record" if "/phases/" in rel else "game" if rel.startswith("games/")
                                          else "table"))
 
@@ -87,15 +111,18 @@ def pending(directory: Path) -> list[Path]:
         return []
 
 
-def replay(root: Path, directory: Path) -> int:
-    """Apply every journal left in ``directory`` (oldest first) and remove it;
+def replay(root: Path, paths: list[Path]) -> int:
+    """Apply the journal files ``paths`` (oldest first) and remove each;
     returns how many there were. Call it only as the writer, before a commit.
     Raises JournalError for an unreadable journal (nothing after it is applied)."""
-    done = 0
-    for path in pending(directory):
-        apply(root, read(path))
+    for path in paths:
+        try:
+            files = read(path)
+        except TornJournal:
+            os.unlink(path)              # never committed: nothing was applied from it
+            continue
+        apply(root, files)
         os.unlink(path)
-        done += 1
-    if done:
-        fsync_dir(directory)
-    return done
+    if paths:
+        fsync_dir(paths[0].parent)
+    return len(paths)

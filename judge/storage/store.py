@@ -11,7 +11,11 @@ One writer: :meth:`Store.transaction` holds an exclusive lock
 (``writer.lock``) from its start to its commit, so writers in several
 processes take turns; a commit goes through the journal (:mod:`.journal`),
 so all its puts and deletes are made, or none. Readers take no lock and see
-each file as of some commit. Parsed files are cached, checked against the
+each file as of some commit. With ``lazy_sync`` (the running judge's store)
+a commit fsyncs only its journal; the files it replaced are synced a few at
+a time by :meth:`Store.checkpoint` (at the latest after
+:data:`CHECKPOINT_COMMITS` commits or :data:`CHECKPOINT_SECONDS`), which
+then removes their journals — until then a power cut is repaired from them. Parsed files are cached, checked against the
 file's inode, size and modification time on every read (a new version of a
 file is always a new inode: every write replaces it).
 """
@@ -23,6 +27,7 @@ import fcntl
 import json
 import os
 import threading
+import time
 from collections import OrderedDict
 from pathlib import Path
 
@@ -31,10 +36,13 @@ from tinydb.table import Table
 
 from .. import faults
 from . import journal, layout
-from .atomic import AtomicJSONStorage, atomic_write, encode, remove_temps
+from .atomic import AtomicJSONStorage, atomic_write, encode, fsync_dir, fsync_path, remove_temps
 
 CACHE_BYTES = 8 * 1024 * 1024
 """Parsed files kept in memory, counted by their size on disk."""
+CHECKPOINT_COMMITS = 64
+CHECKPOINT_SECONDS = 1.0
+"""With ``lazy_sync``: files synced and journals removed at least this often."""
 
 
 class StoreError(Exception):
@@ -82,8 +90,13 @@ class Store:
     Raises StoreError for a folder of another layout version, or a path that
     is a file (a v1 ``judge.json``: see :mod:`judge.storage.upgrade`)."""
 
-    def __init__(self, root: str | Path):
+    def __init__(self, root: str | Path, lazy_sync: bool = False):
         self.root = Path(root)
+        self.lazy_sync = lazy_sync
+        self._journals: list[Path] = []          # this writer's commits not yet checkpointed
+        self._seq_fd: int | None = None
+        self._unsynced: set[Path] = set()
+        self._since = 0.0
         self.journal_dir = self.root / "journal"
         self._lock_path = self.root / "writer.lock"
         self._local = threading.local()
@@ -151,7 +164,7 @@ class Store:
     def version(self) -> str:
         """A token that changes with every commit (by any process)."""
         try:
-            return (self.root / "seq").read_text()
+            return (self.root / "seq").read_text().strip()
         except FileNotFoundError:
             return ""
 
@@ -220,11 +233,14 @@ class Store:
     def _recover(self) -> int:
         try:
             remove_temps(self.journal_dir)
-            left = journal.pending(self.journal_dir)
+            left = [p for p in journal.pending(self.journal_dir) if p not in self._journals]
             for path in left:          # a crash while applying may have left temp files there too
-                for rel, _data in journal.read(path):
-                    remove_temps((self.root / rel).parent)
-            return journal.replay(self.root, self.journal_dir) if left else 0
+                try:
+                    for rel, _data in journal.read(path):
+                        remove_temps((self.root / rel).parent)
+                except journal.TornJournal:
+                    pass               # never committed: replay drops it
+            return journal.replay(self.root, left)
         except (OSError, journal.JournalError) as e:
             raise StoreError(f"{self.journal_dir}: cannot apply a commit left by a crash: {e}") from None
 
@@ -254,11 +270,50 @@ class Store:
             seq = self._next_seq()
             path = journal.write(self.journal_dir, seq, encoded)
             faults.checkpoint("journal_written")
-            journal.apply(self.root, encoded, faults.checkpoint)
-            os.unlink(path)
-            _write_quick(self.root / "seq", str(seq))
+            journal.apply(self.root, encoded, faults.checkpoint, durable=not self.lazy_sync)
+            self._write_seq(seq)
+            if not self.lazy_sync:
+                os.unlink(path)
+                return
+            if not self._journals:
+                self._since = time.monotonic()
+            self._journals.append(path)
+            self._unsynced.update(self.root / rel for rel, _data in encoded)
+            if len(self._journals) >= CHECKPOINT_COMMITS or time.monotonic() - self._since > CHECKPOINT_SECONDS:
+                self._checkpoint()
         except OSError as e:
             raise StoreError(f"{self.root}: cannot write: {e.strerror or e}") from None
+
+    def checkpoint(self, older_than: float = 0.0) -> None:
+        """Sync the files this writer's commits replaced and remove their
+        journals (``lazy_sync``; nothing to do otherwise, or when the oldest
+        of them is younger than ``older_than`` seconds). Raises StoreError."""
+        if not self._journals or time.monotonic() - self._since < older_than:
+            return
+        with self._locked():
+            try:
+                self._checkpoint()
+            except OSError as e:
+                raise StoreError(f"{self.root}: cannot sync: {e.strerror or e}") from None
+
+    def _checkpoint(self) -> None:
+        for path in sorted(self._unsynced):
+            fsync_path(path)
+        for folder in sorted({p.parent for p in self._unsynced}):
+            with contextlib.suppress(FileNotFoundError):
+                fsync_dir(folder)
+        for path in self._journals:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+        fsync_dir(self.journal_dir)
+        self._journals, self._unsynced = [], set()
+
+    def _write_seq(self, seq: int) -> None:
+        """Note the commit's number in ``seq`` (one in-place write, no fsync:
+        if a crash loses it, the next commit only reuses a number)."""
+        if self._seq_fd is None:
+            self._seq_fd = os.open(self.root / "seq", os.O_RDWR | os.O_CREAT, 0o644)
+        os.pwrite(self._seq_fd, str(seq).rjust(20).encode(), 0)
 
     def _next_seq(self) -> int:
         text = self.version()
@@ -277,6 +332,7 @@ class Store:
             os.close(fd)
 
     def close(self) -> None:
+        self.checkpoint()
         with self._cache_lock:
             self._cache.clear()
             self._cached_bytes = 0
@@ -302,11 +358,3 @@ def _check(table: str, key: str) -> layout.Place:
         return layout.place(table, key)
     except layout.LayoutError as e:
         raise StoreError(str(e)) from None
-
-
-def _write_quick(path: Path, text: str) -> None:
-    """Replace a small file without fsync (the commit sequence: if a crash
-    loses it, the next commit only reuses a number)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
