@@ -9,8 +9,9 @@ describe, so that no mail or start-up ever reads every game:
   ``last`` one's time, SC counts ``centres`` ``{power: n}``. ``LIST`` and
   the web index read it.
 - ``names``: game name folded to lower case -> ``{"name": spelling}``.
-- ``wakeups``: game -> ``{"when", "end", "phase"}`` (ISO UTC times; see
-  :func:`judge.game.turns.next_event`) for every game with a next event;
+- ``wakeups``: game -> ``{"when", "end", "phase", "ready"}`` (ISO UTC
+  times; see :func:`judge.game.turns.next_event`; ``ready``: every order is
+  in, so the phase may end early) for every game with a next event;
   finished games have none. The scheduler reads it at start.
 - ``addresses``: address -> ``{"games": {game: {"role": "player"|"gm",
   "power", "language"}}}``: the games an address plays or masters.
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from ..game import Game
 from ..game.codec import time_to_str
-from ..game.turns import next_event
+from ..game.turns import next_event, ready
 
 
 def catalogue_row(game: Game, old: dict | None, newest=None) -> dict:
@@ -44,11 +45,13 @@ def catalogue_row(game: Game, old: dict | None, newest=None) -> dict:
 
 
 def wakeup_row(game: Game) -> dict | None:
-    """The ``wakeups`` row of ``game``, or None when nothing is due ever."""
+    """The ``wakeups`` row of ``game``, or None when nothing is due ever;
+    ``ready``: every order is in for early processing (:func:`judge.game.turns.ready`)."""
     when, end = next_event(game)
     if when is None:
         return None
-    return {"when": time_to_str(when), "end": time_to_str(end), "phase": game.schedule.phase}
+    return {"when": time_to_str(when), "end": time_to_str(end), "phase": game.schedule.phase,
+            "ready": ready(game)}
 
 
 def roles(game_doc: dict | None, gm_doc: dict | None) -> dict[str, dict]:
