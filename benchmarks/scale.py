@@ -267,7 +267,7 @@ def cost_per_decade(folder: Path) -> list[tuple[str, float, float]]:
         rows.setdefault((year - 1901) // 10, []).append((time.process_time() - t, _size(store.root) - size0))
         if game.finished:
             break
-    return [(f"{1901 + 10 * d}-{1910 + 10 * d}", statistics.mean(c for c, _ in r) * 1000,
+    return [(f"{1901 + 10 * d}-{1910 + 10 * d}", statistics.median(c for c, _ in r) * 1000,
              statistics.mean(b for _, b in r) / 1024) for d, r in sorted(rows.items())]
 
 
@@ -304,7 +304,7 @@ def main() -> int:
             shutil.rmtree(folder, ignore_errors=True)
     folder = Path(tempfile.mkdtemp(prefix="judge-scale-decades-"))
     try:
-        print("store cost per phase of one game (CPU of save + commit; bytes written):")
+        print("store cost per phase of one game (median CPU of save + commit; mean bytes written):")
         for decade, cpu_ms, kb in cost_per_decade(folder):
             print(f"  {decade}: {cpu_ms:.2f} ms, {kb:.1f} KB")
     finally:

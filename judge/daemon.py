@@ -83,11 +83,11 @@ class Daemon:
 
     def _changed(self, rows: dict[str, dict | None], by_mail: bool) -> None:
         """The worker committed changes to these games (``{name: wakeup row}``):
-        plan them again; after mail, look at once whether the orders are
-        complete (early processing)."""
+        plan them again; after mail that completed a game's orders, process
+        it at once (early processing)."""
         for name, row in rows.items():
             self.scheduler.update(name, row)
-            if by_mail and row is not None and row.get("end"):
+            if by_mail and row is not None and row.get("end") and row.get("ready", True):
                 self.worker.submit_work(Work("tick", name, row.get("phase")))
 
     def _ack(self, meta: dict) -> None:

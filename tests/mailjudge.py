@@ -64,9 +64,10 @@ class Judge:
 
     def after_mail(self, game: str = "g") -> list:
         """What the daemon does after every mail that changed a game with a
-        deadline (:meth:`judge.daemon.Daemon._changed`): a tick for its phase."""
+        deadline (:meth:`judge.daemon.Daemon._changed`): a tick for its phase
+        when the wakeup index says the orders in may end it (``ready``)."""
         row = self.store.get("wakeups", game)
-        if row is None or not row.get("end"):
+        if row is None or not row.get("end") or not row.get("ready", True):
             return []
         return self.work(phase=row.get("phase"), game=game)
 

@@ -345,6 +345,24 @@ def test_a_nonmr_game_waits_at_the_deadline_for_the_orders_of_a_late_or_vacant_p
     assert judge.game()["schedule"]["missed"] == {}         # nobody missed: the game waited
 
 
+def test_a_waiting_nonmr_game_is_adjudicated_when_the_late_orders_come_even_without_early_processing(judge):
+    """The wait ends with the orders it waits for, though the game allows no
+    early processing (early=no): they come after the deadline; the wakeup
+    index says so (``ready``), so the judge looks at the game at once."""
+    judge.mail(GM, "SIGNON g gmsecret\nSET nonmr=yes early=no\n")
+    for p in POWERS:
+        if p != "Turkey":
+            judge.mail(addr(p), signon(p) + HOLD[p] + "\n")
+            assert judge.after_mail() == []
+    judge.now = T0 + timedelta(days=2)
+    assert sent(judge.work(phase="S1901M")) == each(sorted(EVERYONE), "Diplomacy waiting g S1901M")
+    assert judge.store.get("wakeups", "g")["ready"] is False
+    judge.now += timedelta(hours=3)
+    judge.mail(addr("Turkey"), signon("Turkey") + HOLD["Turkey"] + "\n")
+    assert judge.store.get("wakeups", "g")["ready"] is True
+    assert sent(judge.after_mail()) == each(sorted(EVERYONE), "Diplomacy results g S1901M")
+
+
 def test_a_deadline_the_gm_moves_inside_the_reminder_window_reminds_at_once(judge):
     judge.mail(GM, "SIGNON g gmsecret\nSET reminders=24h\n")
     judge.mail(addr("France"), signon("France") + HOLD["France"] + "\n")

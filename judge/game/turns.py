@@ -114,6 +114,18 @@ def ready(game) -> bool:
     return bool(needed) and not (set(needed) & held) and all(is_complete(game, p) for p in needed)
 
 
+def orders_in(game) -> bool:
+    """The orders in may end the phase now, so a mail that brought orders is
+    followed at once by a look at the game (:meth:`judge.daemon.Daemon._changed`):
+    before the deadline, early processing may happen (:func:`ready`); past
+    it (the grace period, or a NoNMR game waiting) no order the phase waits
+    for is missing."""
+    s = game.schedule
+    if s.late or s.waiting:
+        return running(game) and not s.paused and not _late(game)
+    return ready(game)
+
+
 def due_at(game) -> datetime | None:
     """The next time something is due for ``game`` (a reminder, the deadline,
     the end of the grace period or of a pause), or None. Early processing is

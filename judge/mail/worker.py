@@ -98,8 +98,8 @@ PRUNE_EVERY = 86400.0
 """Seconds between two prunings of the ledger."""
 
 REPORT_DELAY = 0.5
-"""Seconds sender reports may wait while mail is coming in, so a burst records
-its sent states in a few writes (a crash in that window only means the maildir
+"""Seconds sender reports may wait for a commit of their own; while mail comes
+in they go with its commits (a crash in that window only means the maildir
 transport skips, or an SMTP relay sees again, a mail with the same Message-ID)."""
 
 
@@ -218,7 +218,7 @@ class Worker:
                     self.process_work(work)
                 except Exception:  # noqa: BLE001 - the scheduler plans the game again on its rescan
                     log.exception("worker: deadline work failed")
-            if self._reports and (not self.spool.pending() or len(self._reports) >= 200
+            if self._reports and (len(self._reports) >= 200
                                   or time.monotonic() - self._reports_since > REPORT_DELAY):
                 try:
                     self.record_reports(self._reports)
@@ -282,9 +282,11 @@ class Worker:
         for tries in range(1, CONFLICT_TRIES + 1):
             stamp = self._stamp()
             batch, done, failed = self._stage(entries, alone)
+            folded = self._fold_sent(batch)
             self.spool.committing()
             try:
                 self._commit(batch, stamp, tries)
+                self._reports = [r for r in self._reports if r not in folded]
                 break
             except _StoreChanged:
                 log.info("worker: another process wrote the store during a batch; making it again")
@@ -363,6 +365,17 @@ class Worker:
                                         "subject": str(work.get("argv", ""))[:200] if isinstance(work, dict)
                                         else "", "result": result, "replies": [r["id"] for r in rows]})
         return entry, rows, f"command: status {result.get('status')}, {len(rows)} mail(s)"
+
+    def _fold_sent(self, batch: Staging) -> list[tuple]:
+        """Stage the deletion of the outbox rows the sender has reported sent
+        so far into ``batch``: recorded with the mail, no commit of their own
+        (see :meth:`record_reports`). Returns the reports folded in."""
+        folded = []
+        for report in self._reports:
+            if report[0] == "sent" and (batch.get("outbox", report[1]) or {}).get("status") == "pending":
+                batch.delete("outbox", report[1])
+                folded.append(report)
+        return folded
 
     def _take(self, names: list[str]) -> list[SpoolEntry]:
         """The entries of the next batch, in order: entries never tried, up to

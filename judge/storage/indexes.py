@@ -9,11 +9,13 @@ describe, so that no mail or start-up ever reads every game:
   ``last`` one's time, SC counts ``centres`` ``{power: n}``. ``LIST`` and
   the web index read it.
 - ``names``: game name folded to lower case -> ``{"name": spelling}``.
-- ``wakeups``: game -> ``{"when", "end", "phase"}`` (ISO UTC times; see
-  :func:`judge.game.turns.next_event`) for every game with a next event
-  (``when``), or waiting for orders past its deadline (a NoNMR game: ``when``
-  None, ``end`` set, so orders that arrive are looked at); finished games have
-  none but the closing of an award vote. The scheduler reads it at start.
+- ``wakeups``: game -> ``{"when", "end", "phase", "ready"}`` (ISO UTC
+  times; see :func:`judge.game.turns.next_event`; ``ready``: orders that
+  arrived may end the phase now, :func:`judge.game.turns.orders_in`) for
+  every game with a next event (``when``), or waiting for orders past its
+  deadline (a NoNMR game: ``when`` None, ``end`` set, so orders that arrive
+  are looked at); finished games have none but the closing of an award vote.
+  The scheduler reads it at start.
 - ``addresses``: address -> ``{"games": {game: {"role": "player"|"gm",
   "power", "language"}}}``: the games an address plays or masters.
 
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 from ..game import Game
 from ..game.codec import time_to_str
-from ..game.turns import next_event
+from ..game.turns import next_event, orders_in
 
 
 def catalogue_row(game: Game, old: dict | None, newest=None) -> dict:
@@ -46,11 +48,13 @@ def catalogue_row(game: Game, old: dict | None, newest=None) -> dict:
 
 
 def wakeup_row(game: Game) -> dict | None:
-    """The ``wakeups`` row of ``game``, or None when nothing is due ever."""
+    """The ``wakeups`` row of ``game``, or None when nothing is due ever;
+    ``ready``: the orders in may end the phase now (:func:`judge.game.turns.orders_in`)."""
     when, end = next_event(game)
     if when is None and end is None:
         return None
-    return {"when": time_to_str(when), "end": time_to_str(end), "phase": game.schedule.phase}
+    return {"when": time_to_str(when), "end": time_to_str(end), "phase": game.schedule.phase,
+            "ready": orders_in(game)}
 
 
 def roles(game_doc: dict | None, gm_doc: dict | None) -> dict[str, dict]:

@@ -233,7 +233,8 @@ class Store:
     def _recover(self) -> int:
         try:
             remove_temps(self.journal_dir)
-            left = [p for p in journal.pending(self.journal_dir) if p not in self._journals]
+            mine = {p.name for p in self._journals}
+            left = [p for p in journal.pending(self.journal_dir) if p.name not in mine]
             for path in left:          # a crash while applying may have left temp files there too
                 try:
                     for rel, _data in journal.read(path):
