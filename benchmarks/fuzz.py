@@ -62,7 +62,7 @@ class Bench:
 
     def __init__(self, cfg: Config, folder: Path, handler: MailCommands | None = None):
         self.cfg = cfg
-        self.store = Store(folder / "judge.json")
+        self.store = Store(folder / "store")
         self.handler = handler or MailCommands(cfg)
         self.batch = Staging(self.store)
 

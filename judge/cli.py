@@ -17,6 +17,7 @@ COMMANDS = (
     "replay",
     "serve",
     "spool",
+    "store",
     "web",
 )
 

@@ -9,7 +9,7 @@ to the working directory for the embedded default).
 The data folder: ``[judge] data_dir`` of the file when it sets one, else the
 ``JUDGE_DATA`` environment variable, else ``./judge-data``. Every command
 (``judge serve``, ``spool``, ``game``, ``web``, ``archive``, ``parse``) finds
-the store ``judge.json`` in the same folder by this rule
+the store (folder ``store``) in the same folder by this rule
 (:func:`data_dir_for`), so a GM's command line sees the games of the mail judge.
 
 Errors: :class:`ConfigError` (file, key, reason) for unreadable TOML, unknown
@@ -26,10 +26,10 @@ from pathlib import Path
 LANGUAGES = ("en", "zh-hans", "zh-hant")
 DATA_ENV = "JUDGE_DATA"
 """The environment variable naming the data folder when no config file sets ``data_dir``."""
-STORE_NAME = "judge.json"
-STORE_CHANGED = "store-changed"
-"""A file a command leaves in the data folder after changing the store: the
-running judge reads the games again when it sees it (within a second or two)."""
+STORE_NAME = "store"
+"""The store folder inside the data folder (:mod:`judge.storage`)."""
+V1_STORE_NAME = "judge.json"
+"""The one-file store of releases before the per-game store (upgraded at start)."""
 
 
 class ConfigError(Exception):
@@ -48,6 +48,7 @@ class JudgeSection:
     data_dir: str = "judge-data"
     language: str = "en"
     timezone: str = "UTC"
+    templates: str = "templates"     # a judgekeeper's copies of mail templates: <this>/mail/...
 
 
 @dataclass
@@ -202,12 +203,23 @@ class Config:
         return (self.data_dir / p).resolve()
 
     @property
+    def templates_dir(self) -> Path | None:
+        """The folder of a judgekeeper's template copies (``[judge] templates``,
+        relative to the config file's folder; its ``mail/`` holds copies of
+        ``templates/mail/`` files, each taken instead of the shipped one), or
+        None: the embedded default, or no such folder."""
+        if self.source == "<embedded default>":
+            return None
+        path = (self.base_dir / self.judge.templates).resolve()
+        return path if (path / "mail").is_dir() else None
+
+    @property
     def store_path(self) -> Path:
         return self.data_dir / STORE_NAME
 
     @property
-    def store_changed_path(self) -> Path:
-        return self.data_dir / STORE_CHANGED
+    def v1_store_path(self) -> Path:
+        return self.data_dir / V1_STORE_NAME
 
     @property
     def spool_dir(self) -> Path:

@@ -3,13 +3,21 @@ scheduler.
 
 Threads: the inbound transport (aiosmtpd's loop, or the IMAP reader), the
 worker (the only writer of the store), the sender and the scheduler (its jobs
-only hand deadline work to the worker). Start order: leftover temp files are
-cleaned and the SMTP listener binds its port (a port in use stops the start
-at once with :class:`StartError`, before any thread runs); the worker and
-sender start (pending outbox rows are resubmitted), the scheduler rebuilds its
-jobs from the stored games (deadlines passed while the judge was down are
-handed to the worker at once), then the inbound transport serves, so nothing
-arrives before the worker can take it. Stop order is the reverse.
+only hand deadline work to the worker). Start order: ``judge serve`` takes
+the data folder (:mod:`judge.storage.owner`: a second judge on it stops with
+:class:`StartError`; a ``judge game`` command doing its work is waited for),
+upgrades a one-file store of an earlier release (:mod:`judge.storage.upgrade`),
+records the judge's identity (address, name, keeper, language) for commands
+that do their work while it is down; leftover temp files are cleaned and the
+SMTP listener binds its port (a port in use stops the start at once), the
+worker and sender start (pending outbox rows are resubmitted), the scheduler
+rebuilds its jobs from the wakeup index (deadlines passed while the judge
+was down are handed to the worker at once), then the inbound transport
+serves, so nothing arrives before the worker can take it. Stop order is the
+reverse.
+
+:func:`offline_worker` builds the same worker for a ``judge game`` command
+that finds no judge running (:mod:`judge.commands.submit`).
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ import threading
 from datetime import datetime
 from typing import Callable
 
+from .commands.work import Commands
 from .config import Config
 from .mail.commands import CommandHandler, MailCommands
 from .mail.inbound_imap import ImapInbound
@@ -32,6 +41,11 @@ from .mail.transport import make_transport
 from .mail.worker import Worker, utc_now
 from .scheduler import DeadlineScheduler, Work
 from .storage import Store
+from .storage.owner import claim, holder
+from .storage.upgrade import upgrade_v1
+
+CLAIM_WAIT = 30.0
+"""Seconds ``judge serve`` waits for a ``judge game`` command that holds the data folder."""
 
 log = logging.getLogger("judge.daemon")
 
@@ -48,23 +62,16 @@ class Daemon:
                  handler: CommandHandler | None = None):
         self.cfg = cfg
         cfg.data_dir.mkdir(parents=True, exist_ok=True)
-        self.store = Store(cfg.store_path)
-        self.spool = Spool(cfg.spool_dir)
+        self.claim = None
         self.transport = make_transport(cfg)
-        self.handler = handler or MailCommands(cfg)
         out = cfg.outbound
         self.sender = Sender(self.transport, self._report, max_attempts=out.max_attempts,
                              backoff_base=out.backoff_base, backoff_max=out.backoff_max)
-        self.worker = Worker(self.store, self.spool, self.handler, address=cfg.judge.address,
-                             name=cfg.judge.name, domain=cfg.domain, keeper=cfg.judge.keeper,
-                             language=cfg.judge.language, max_attempts=cfg.worker.max_attempts,
-                             retry_delay=cfg.worker.retry_delay, ledger_days=cfg.worker.ledger_days,
-                             clock=clock, ack=self._ack, send=self.sender.submit,
-                             timekeeper=Timekeeper(cfg.judge), changed=self._changed,
-                             reading={"limits": cfg.limits, "markers": tuple(cfg.senders.loop_headers)})
-        self.scheduler = DeadlineScheduler(self._load_games, self.worker.submit_work, clock,
-                                           rescan_seconds=cfg.scheduler.rescan_seconds,
-                                           changed_path=cfg.store_changed_path)
+        self.worker = make_worker(cfg, clock=clock, handler=handler, ack=self._ack, send=self.sender.submit,
+                                  changed=self._changed)
+        self.store, self.spool, self.handler = self.worker.store, self.worker.spool, self.worker.handler
+        self.scheduler = DeadlineScheduler(lambda: self.store.all("wakeups"), self.worker.submit_work, clock,
+                                           rescan_seconds=cfg.scheduler.rescan_seconds)
         inb = cfg.inbound
         if inb.transport == "imap":
             password = cfg.secret("inbound.imap", inb.imap.password_env)
@@ -74,18 +81,14 @@ class Daemon:
                                        inb.smtp.max_message_bytes)
         self._stopped = threading.Event()
 
-    def _load_games(self) -> dict[str, dict]:
-        if self.store.all("notices"):          # left by `judge game gm`: mail them
-            self.worker.submit_work(Work("notices", "", None))
-        return self.store.all("games")
-
-    def _changed(self, docs: dict[str, dict | None], by_mail: bool) -> None:
-        """The worker committed changes to these games: plan them again; after
-        mail, look at once whether the orders are complete (early processing)."""
-        for name, doc in docs.items():
-            self.scheduler.update(name, doc)
-            if by_mail and doc is not None and doc.get("schedule", {}).get("deadline"):
-                self.worker.submit_work(Work("tick", name, doc["schedule"].get("phase")))
+    def _changed(self, rows: dict[str, dict | None], by_mail: bool) -> None:
+        """The worker committed changes to these games (``{name: wakeup row}``):
+        plan them again; after mail that completed a game's orders, process
+        it at once (early processing)."""
+        for name, row in rows.items():
+            self.scheduler.update(name, row)
+            if by_mail and row is not None and row.get("end") and row.get("ready", True):
+                self.worker.submit_work(Work("tick", name, row.get("phase")))
 
     def _ack(self, meta: dict) -> None:
         self.inbound.acknowledge(meta)
@@ -114,9 +117,24 @@ class Daemon:
         s.port = self.inbound.port          # the port bound (0 asks for any free one)
 
     def start(self) -> None:
-        """Start everything (see module doc). StartError if the listener cannot bind."""
-        self.spool.clean_tmp()
-        self._bind()
+        """Start everything (see module doc). StartError if another judge
+        serves this data folder or the listener cannot bind."""
+        data = self.cfg.data_dir
+        self.claim = claim(data, "serve", wait=0.5 if holder(data).get("role") == "serve" else CLAIM_WAIT)
+        if self.claim is None:
+            who = holder(data)
+            raise StartError(f"the data folder {data} is in use by another "
+                             f"{'judge serve' if who.get('role') == 'serve' else 'process'}"
+                             f"{' (pid ' + str(who['pid']) + ')' if who.get('pid') else ''}; "
+                             f"one judge per data folder")
+        try:
+            prepare(self.cfg, self.store, self.spool)
+            record_identity(self.cfg, self.store)
+            self.spool.clean_tmp()
+            self._bind()
+        except BaseException:
+            self.claim.release()
+            raise
         pending = self.pending_outbox()
         self.sender.start()
         self.sender.submit(pending)
@@ -132,6 +150,8 @@ class Daemon:
         self.scheduler.stop()
         self.worker.stop()
         self.sender.stop()
+        if self.claim is not None:
+            self.claim.release()
         self._stopped.set()
 
     def run_forever(self, on_started: Callable[[], None] = lambda: None) -> None:
@@ -144,3 +164,55 @@ class Daemon:
         self._stopped.wait()
         log.info("judge: stopping")
         self.stop()
+
+
+def make_worker(cfg: Config, *, clock: Callable[[], datetime] = utc_now, handler: CommandHandler | None = None,
+                online: bool = True, **hooks) -> Worker:
+    """The judge's worker over the data folder of ``cfg`` (store, spool, mail
+    commands, deadline work, ``judge game`` work); ``hooks``: the worker's
+    ``ack``, ``send`` and ``changed`` callbacks; ``online``: for ``judge
+    serve`` (else for a command doing its own work)."""
+    j = cfg.judge
+    return Worker(Store(cfg.store_path, lazy_sync=online), Spool(cfg.spool_dir), handler or MailCommands(cfg),
+                  address=j.address,
+                  name=j.name, domain=cfg.domain, keeper=j.keeper, language=j.language,
+                  max_attempts=cfg.worker.max_attempts, retry_delay=cfg.worker.retry_delay,
+                  ledger_days=cfg.worker.ledger_days, clock=clock, timekeeper=Timekeeper(j),
+                  commands=Commands(j, online), templates=cfg.templates_dir,
+                  reading={"limits": cfg.limits, "markers": tuple(cfg.senders.loop_headers)}, **hooks)
+
+
+def prepare(cfg: Config, store: Store, spool: Spool) -> None:
+    """What the owner of a data folder does first, before it reads anything:
+    finish a commit a crash interrupted, upgrade a one-file store of an
+    earlier release."""
+    if store.recover():
+        log.warning("store: finished a commit the judge was stopped in")
+    upgrade_v1(cfg.v1_store_path, store, spool)
+
+
+IDENTITY = ("address", "name", "keeper", "language", "timezone")
+"""What ``judge serve`` records of its ``[judge]`` config, for commands run without it."""
+
+
+def record_identity(cfg: Config, store: Store) -> None:
+    """Keep the running judge's identity in the store (table ``judge``)."""
+    ident = {k: getattr(cfg.judge, k) for k in IDENTITY}
+    if store.get("judge", "identity") != ident:
+        with store.transaction() as tx:
+            tx.put("judge", "identity", ident)
+
+
+def offline_worker(cfg: Config) -> Worker:
+    """A worker for a command that owns the data folder while no judge runs:
+    mails it makes wait in the outbox for the judge's next start. It writes
+    them as the judge that last ran here (its recorded identity), whatever
+    config the command was given."""
+    store = Store(cfg.store_path)
+    spool = Spool(cfg.spool_dir)
+    prepare(cfg, store, spool)
+    ident = store.get("judge", "identity") or {}
+    for key in IDENTITY:
+        if ident.get(key):
+            setattr(cfg.judge, key, ident[key])
+    return make_worker(cfg, online=False)

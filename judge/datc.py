@@ -18,7 +18,7 @@ from .notation.names import NameIndex, name_index
 from .rules import (DEFAULT_RULES, DislodgedUnit, Position, RuleOptions, Unit,
                     adjudicate_adjustments, adjudicate_movement, adjudicate_retreats)
 from .rules.map import Map, province_of
-from .rules.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support
+from .rules.orders import Build, Convoy, Disband, Hold, Move, Order, Support
 from .rules.phase import Phase
 
 KEYWORDS = {"PRESTATE_SETPHASE", "PRESTATE_SUPPLYCENTER_OWNERS", "PRESTATE", "PRESTATE_DISLODGED",
@@ -244,13 +244,14 @@ def initial_position(game_map: Map, case: Case) -> Position:
     dislodged = {}
     if _phase_kind(case.phase) == "R":
         origin, contested = {}, set()
-        moves = [(ok, order) for ok, _power, order in case.prior if isinstance(order, Move)]
-        won = {(province_of(o.location), province_of(o.destination)) for ok, o in moves if ok}
-        for ok, order in moves:
+        moves = [(ok, power, order) for ok, power, order in case.prior if isinstance(order, Move)]
+        won = {(province_of(o.location), province_of(o.destination)) for ok, _p, o in moves if ok}
+        for ok, power, order in moves:
             src, dst = province_of(order.location), province_of(order.destination)
+            by_sea = _convoyed(game_map, case.prior, power, order)
             if ok:
-                origin[dst] = None if order.via_convoy else src
-            elif not order.via_convoy and (dst, src) not in won:   # a lost head-to-head is no standoff
+                origin[dst] = None if by_sea else src
+            elif not by_sea and (dst, src) not in won:   # a lost head-to-head is no standoff
                 contested.add(dst)
         for u in case.dislodged:
             p = province_of(u.location)
@@ -260,6 +261,20 @@ def initial_position(game_map: Map, case: Case) -> Position:
                                 and province_of(loc) != o and province_of(loc) not in contested))
             dislodged[p] = DislodgedUnit(u, o, opts)
     return Position(case.phase, units, owners, dislodged)
+
+
+def _convoyed(game_map: Map, prior, power: str, move: Move) -> bool:
+    """Whether a PRESTATE_RESULTS move went by sea: ``via convoy`` written, a
+    destination no army reaches by land, or a convoy of it by a fleet of the
+    army's own power (the intent rule, DATC 6.G.1, 6.G.6; what the movement
+    adjudicator decides)."""
+    src, dst = province_of(move.location), province_of(move.destination)
+    if move.unit_type == "F":
+        return False
+    if move.via_convoy or dst not in game_map.army_adj.get(src, ()):
+        return True
+    return any(p == power and isinstance(o, Convoy) and province_of(o.army_location) == src
+               and province_of(o.destination) == dst for _ok, p, o in prior)
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Finding and loading map files (``maps/<name>/map.json`` and ``names.json``).
+"""Finding and loading map files (``maps/<name>/map.json``, ``names.json`` and ``name_variants.json``).
 
 This is the rim around :class:`judge.rules.map.Map`: it reads files, the core
 validates. Errors are :class:`~judge.rules.map.MapError` naming the file.
@@ -69,5 +69,13 @@ def load_map(name_or_path: str = "standard") -> Map:
 
 @lru_cache(maxsize=16)
 def load_names(name_or_path: str = "standard") -> dict:
-    """The parsed ``names.json`` of a map (validated by judge.notation.names)."""
-    return read_json(map_dir(name_or_path) / "names.json")
+    """The parsed ``names.json`` of a map; ``name_variants.json`` beside it, if
+    there (every Chinese name players write, with script, region and source),
+    comes under the key ``"variants"``. Both are validated by
+    judge.notation.names; raises MapError on bad JSON."""
+    folder = map_dir(name_or_path)
+    names = read_json(folder / "names.json")
+    variants = folder / "name_variants.json"
+    if variants.exists():
+        names["variants"] = read_json(variants)
+    return names

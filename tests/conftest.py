@@ -1,4 +1,9 @@
-"""Shared fixtures: the standard map and its names, and the reference folder.
+"""Shared fixtures: the standard map and its names, and the reference folder;
+the ``daemon`` mark of the slow tier.
+
+Tests that start servers or processes — ``judge serve``, Dovecot, an SMTP
+sink, a web server, Chromium, workers killed in child processes — are marked
+``daemon`` (by module, below); ``pytest -m "not daemon"`` is the fast tier.
 
 ``shared_dir`` is ``../shared`` next to the repository (the project's read-only
 reference material); tests that need it are skipped where it is absent.
@@ -13,6 +18,15 @@ import pytest
 from judge.maps import load_map, load_names
 
 REPO = Path(__file__).resolve().parents[1]
+DAEMON_MODULES = {"test_deadline_restart", "test_game_by_mail", "test_mail_crash", "test_mail_daemon",
+                  "test_mail_imap", "test_mail_poison", "test_store_upgrade", "test_web_browser",
+                  "test_web_server"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.module.__name__.rpartition(".")[2] in DAEMON_MODULES:
+            item.add_marker(pytest.mark.daemon)
 
 
 @pytest.fixture(scope="session")

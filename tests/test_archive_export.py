@@ -44,7 +44,7 @@ def test_export_has_every_phase_with_orders_results_and_ownership():
     assert [(e["canonical"], e["replaced"]) for e in france[:2]] == [("A Par - Pic", True), ("A Par - Bur", False)]
     bounced = [r for r in s1901["results"] if r["canonical"] == "A Vie - Gal"]
     assert bounced == [{"power": "Austria", "order": bounced[0]["order"], "canonical": "A Vie - Gal",
-                        "outcome": "fails", "reason": "bounced", "dislodged": False, "destroyed": False}]
+                        "outcome": "fails", "reason": {"code": "bounced"}, "dislodged": False, "destroyed": False}]
     f1901 = data["phases"][1]
     assert f1901["position_after"]["dislodged"]["bur"]["unit"] == ["France", "A", "bur"]
     w1901 = data["phases"][3]
@@ -161,7 +161,7 @@ def test_every_droidippy_game_plays_through_and_exports_faithfully():
 
 
 def test_judge_archive_export_prints_the_export(tmp_path):
-    store = Store(tmp_path / "judge.json")
+    store = Store(tmp_path / "store")
     with store.transaction() as tx:
         save_game(tx, sample_game())
     out = io.StringIO()
@@ -177,7 +177,7 @@ def test_judge_archive_import_stores_a_recorded_game(tmp_path, capsys):
         pytest.skip(f"{path} is absent (the read-only reference folder next to the repository)")
     assert main(["archive", "import", str(path), "g2934", "--data", str(tmp_path)]) == 0
     assert "g2934: 11 phases, now S1904M" in capsys.readouterr().out
-    game = load_game(Store(tmp_path / "judge.json"), "g2934")
+    game = load_game(Store(tmp_path / "store"), "g2934")
     assert game.settings.rules == "droidippy" and len(game.history) == 11
     assert main(["archive", "import", str(path), "g2934", "--data", str(tmp_path)]) == 1
     assert "exists already" in capsys.readouterr().err

@@ -12,12 +12,10 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import pytest
-from babel.messages.extract import extract_from_dir
-from babel.messages.frontend import parse_mapping_cfg
 
 from browser.sample import SAMPLE_PHASES, T0, sample_game
-from judge.archive import Site
-from judge.archive.i18n import LOCALES, translations
+from browser.serving import store_with
+from judge.archive import site_of
 from judge.archive.site import relative
 from judge.cli import main
 from judge.storage import Store, save_game
@@ -25,25 +23,30 @@ from judge.storage import Store, save_game
 REPO = Path(__file__).resolve().parents[1]
 
 
+def site_with(folder, *games):
+    """The archive of a store at ``folder`` holding ``games``."""
+    return site_of(store_with(folder / "store", *games))
+
+
 @pytest.fixture(scope="module")
-def site():
+def site(tmp_path_factory):
     game = sample_game()
-    return Site(lambda: {"sample": game.to_dict()})
+    return site_with(tmp_path_factory.mktemp("site"), game)
 
 
-def html(site: Site, path: str) -> str:
+def html(site, path: str) -> str:
     page = site.render(path)
     assert page.status == 200, (path, page.status)
     assert page.content_type == "text/html; charset=utf-8"
     return page.body.decode("utf-8")
 
 
-def test_index_lists_games(site):
+def test_index_lists_games(site, tmp_path):
     text = html(site, "games/")
     assert '<a class="game" href="sample/">sample</a>' in text
     assert "Fall 1902 Movement" in text
     assert '<a class="game" href="games/sample/">sample</a>' in html(site, "")   # the root too
-    empty = Site(dict).render("games/")
+    empty = site_with(tmp_path).render("games/")
     assert "No games yet." in empty.body.decode()
 
 
@@ -87,8 +90,8 @@ def test_current_phase_page_keeps_orders_secret(site):
 
 
 @pytest.mark.parametrize("lang, words", [
-    ("zh-hans", ["命令与结果", "1901年秋季行动阶段", "勃艮第陆军防守", "（被击退）", "本阶段没有公开新闻。", "资源点"]),
-    ("zh-hant", ["命令與結果", "1901年秋季行動階段", "勃艮第陸軍防守", "（被擊退）", "本階段沒有公開新聞。", "資源點"]),
+    ("zh-hans", ["命令与结果", "1901年秋季移动回合", "勃艮第陆军防守", "（被击退）", "本回合没有公开信件。", "资源点"]),
+    ("zh-hant", ["命令與結果", "1901年秋季移動回合", "勃艮第陸軍防守", "（被擊退）", "本回合沒有公開信件。", "資源點"]),
 ])
 def test_chinese_pages(site, lang, words):
     text = html(site, f"{lang}/games/sample/F1901M/")
@@ -133,13 +136,13 @@ class _Links(HTMLParser):
 
 
 def test_static_build_writes_every_page_and_every_link_resolves(tmp_path, capsys):
-    store = Store(tmp_path / "data" / "judge.json")
+    store = Store(tmp_path / "data" / "store")
     with store.transaction() as tx:
         save_game(tx, sample_game())
     out = tmp_path / "site"
     assert main(["archive", "build", str(out), "--data", str(tmp_path / "data")]) == 0
     assert "files written" in capsys.readouterr().out
-    site = Site(lambda: store.all("games"))
+    site = site_of(store)
     for path in site.paths():
         file = out / (path + "index.html" if path == "" or path.endswith("/") else path)
         assert file.read_bytes() == site.render(path).body, path
@@ -159,27 +162,15 @@ def test_static_build_writes_every_page_and_every_link_resolves(tmp_path, capsys
     assert checked > 250
 
 
-def test_every_text_has_both_chinese_translations():
-    with open(REPO / "templates" / "web" / "babel.cfg") as f:
-        method_map, options_map = parse_mapping_cfg(f)
-    ids = {message for _file, _line, message, _comments, _context
-           in extract_from_dir(str(REPO), method_map, options_map)}
-    assert {"Orders and results", "bounced", "Next phase: %(title)s (%(phase)s)"} <= ids
-    for lang in LOCALES:
-        t = translations(lang)
-        missing = [m for m in ids if t.gettext(m) == m]
-        assert not missing, f"{lang}: no translation for {missing}"
-
-
 @pytest.fixture(scope="module")
-def finished():
+def finished(tmp_path_factory):
     """The sample game ended by the GM in F1902M as a draw of four powers;
     Austria was ruled passive."""
     game = sample_game("ended")
     game.gm_end(T0 + timedelta(days=30), ["England", "France", "Germany", "Russia"])
     game.gm_rule_passive("Austria", 2)
     game.gm_award("strategy", "France")
-    return Site(lambda: {"ended": game.to_dict(), "sample": sample_game().to_dict()})
+    return site_with(tmp_path_factory.mktemp("site"), game, sample_game())
 
 
 def test_finished_game_page_shows_result_final_centres_and_scores(finished):
@@ -188,19 +179,19 @@ def test_finished_game_page_shows_result_final_centres_and_scores(finished):
     assert '<strong class="over">Game over</strong> · Ended in: <a class="current" href="F1902M/">' in text
     assert '<section class="game-over" data-kind="draw">' in text
     assert "<h2>Game over: Draw</h2>" in text
-    assert "The game is drawn between England, France, Germany, Russia." in text
+    assert "The game is drawn between England, France, Germany and Russia." in text
     assert "The game ended in Fall 1902 Movement (F1902M), 2025-03-31 12:00 UTC." in text
-    assert "The GM ended the game as a draw of England, France, Germany, Russia." in text
+    assert "Judge's record:" in text
     assert "(house rules, Appendix 2)" in text
     rows = dict(re.findall(r'<tr data-power="(\w+)"(?: class="winner")?><td>.*?</td>((?:<td[^>]*>[^<]*</td>)+)</tr>',
                            text.split('<table class="final">')[1].split("</table>")[0]))
     assert set(rows) == {"Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"}
     assert '<td class="num">4</td><td class="num">4</td><td class="num">4</td><td class="num">2000k</td>' \
         '<td class="items">SCs 4, leader&#39;s reward +2000k</td>' in rows["England"]
-    assert "forfeited (passive) -3" in rows["Austria"] and "fine -2" in rows["Austria"]
+    assert "forfeited (passive play) -3" in rows["Austria"] and "fine -2" in rows["Austria"]
     assert '<tr data-power="France" class="winner">' in text and '<tr data-power="Italy" class="winner">' not in text
-    assert "<li>Best strategy: France (named by the GM)</li>" in text
-    assert "<li>Best diplomacy: to be named by the GM</li>" in text
+    assert "<li>Best strategy award: France (named by the GM)</li>" in text
+    assert "<li>Best diplomacy award: to be named by the GM</li>" in text
     assert "Austria: forfeits all points, coins and awards and is fined 2 points (no orders in: " in text
     index = html(finished, "games/")
     assert '<tr class="over">' in index and index.count('<tr class="over">') == 1
@@ -212,27 +203,27 @@ def test_finished_game_last_phase_shows_the_final_position_not_secret_orders(fin
     assert "Not adjudicated yet" not in text and "secret" not in text
     assert "the game ended in Fall 1902 Movement (F1902M); the map shows the final position." in text
     assert "This phase was not adjudicated: orders written for it had no effect." in text
-    assert "The game is drawn between England, France, Germany, Russia." in text
+    assert "The game is drawn between England, France, Germany and Russia." in text
     assert "<h2>Final supply centres</h2>" in text
     assert len(re.findall(r'<g class="unit (?:army|fleet)', text)) == 25
     assert "Not adjudicated yet: orders are secret until the deadline." in html(finished, "games/sample/F1902M/")
 
 
 @pytest.mark.parametrize("lang, words", [
-    ("zh-hans", ["<h2>游戏已结束：和局</h2>", "游戏以英国、法国、德国、俄国和局结束。",
-                 "游戏结束于1902年秋季行动阶段（F1902M），2025-03-31 12:00 UTC。", "最终资源点与得分",
+    ("zh-hans", ["<h2>游戏已结束：和局</h2>", "游戏以英国、法国、德国和俄国和局结束。",
+                 "游戏结束于1902年秋季移动回合（F1902M），2025-03-31 12:00 UTC。", "最终资源点与得分",
                  "资源点 4、元首奖励 +2000k", "最佳外交奖: 待GM决定", "法国（由GM决定）", "奥匈帝国：扣除所有分数"]),
-    ("zh-hant", ["<h2>遊戲已結束：和局</h2>", "遊戲以英國、法國、德國、俄國和局結束。", "最終資源點與得分"]),
+    ("zh-hant", ["<h2>遊戲已結束：和局</h2>", "遊戲以英國、法國、德國和俄國和局結束。", "最終資源點與得分"]),
 ])
 def test_finished_game_in_chinese(finished, lang, words):
     text = html(finished, f"{lang}/games/ended/")
     for w in words:
         assert w in text, w
     last = html(finished, f"{lang}/games/ended/F1902M/")
-    over, final = {"zh-hans": ("游戏结束于1902年秋季行动阶段（F1902M）；地图显示最终局势。", "最终资源点"),
-                   "zh-hant": ("遊戲結束於1902年秋季行動階段（F1902M）；地圖顯示最終局勢。", "最終資源點")}[lang]
+    over, final = {"zh-hans": ("游戏结束于1902年秋季移动回合（F1902M）；地图显示最终局势。", "最终资源点"),
+                   "zh-hant": ("遊戲結束於1902年秋季移動回合（F1902M）；地圖顯示最終局勢。", "最終資源點")}[lang]
     assert over in last and f"<h2>{final}</h2>" in last
-    assert "本阶段未裁决" in last if lang == "zh-hans" else "本階段未裁決" in last
+    assert "本回合未结算" in last if lang == "zh-hans" else "本回合未結算" in last
     assert "秘密" not in last
     index = html(finished, f"{lang}/games/")
     assert ("游戏已结束" if lang == "zh-hans" else "遊戲已結束") in index

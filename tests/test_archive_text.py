@@ -36,16 +36,16 @@ def test_history_defaults_to_every_phase(game):
     assert re.findall(r"^Game sample: .* \((\w+)\), adjudicated", text, re.M) == \
         ["S1901M", "F1901M", "F1901R", "W1901A", "S1902M"]
     assert "Austria: A Vie - Gal.  (bounced)" in text
-    assert "Germany: A Mun S A Ber - Sil.  (void: the unit in ber was not ordered to sil)" in text
+    assert "Germany: A Mun S A Ber - Sil.  (void: the unit in Berlin was not ordered to Silesia)" in text
     assert text.endswith("Next phase: Fall 1902 Movement (F1902M)\n")
 
 
 def test_history_in_chinese(game):
     hans = history_text(game, "S1901M", "S1901M", "zh-hans")
-    assert hans.startswith("游戏 sample：1901年春季行动阶段（S1901M），裁决于 2025-03-02 13:00 UTC\n")
+    assert hans.startswith("游戏 sample：1901年春季移动回合（S1901M），结算于 2025-03-02 13:00 UTC\n")
     assert "奥匈帝国：维也纳陆军移动到加利西亚。（对峙）\n" in hans
     assert "德国：慕尼黑陆军移动到鲁尔。\n" in hans
-    assert hans.endswith("下一阶段：1901年秋季行动阶段（F1901M）\n")
+    assert hans.endswith("下一回合：1901年秋季移动回合（F1901M）\n")
     hant = history_text(game, "F1901M", "F1901M", "zh-hant")
     assert "法國：勃艮第陸軍防守。（被擊退）\n" in hant
     assert "被擊退的單位：\n法國：勃艮第陸軍可撤退到比利時、加斯科涅、巴黎、皮卡第。\n" in hant
@@ -73,8 +73,8 @@ def test_summary_gives_players_and_centres_per_year(game):
 
 def test_summary_in_traditional_chinese(game):
     text = summary_text(game, "zh-hant")
-    assert text.startswith("遊戲 sample：當前為1902年秋季行動階段（F1902M）；規則：datc。\n")
-    assert "玩家：\n奧匈帝國：（空缺）\n" in text
+    assert text.startswith("遊戲 sample：當前為1902年秋季移動回合（F1902M）；規則：datc。\n")
+    assert "玩者：\n奧匈帝國：（空缺）\n" in text
     assert "1901：奧匈帝國 3，英國 4，法國 4，德國 4，義大利 3，俄國 4，土耳其 3\n" in text
 
 
@@ -104,8 +104,8 @@ def test_a_finished_game_says_it_is_over_in_its_summary():
     ended.gm_end(T0 + timedelta(days=30), ["England", "France"])
     summary = summary_text(ended)
     assert summary.startswith("Game ended: over, ended in Fall 1902 Movement (F1902M); rules: datc.\n"
-                              "Game over (Draw): The game is drawn between England, France.\n")
+                              "Game over (Draw): The game is drawn between England and France.\n")
     assert "now Fall 1902" not in summary
     assert summary_text(ended, "zh-hans").startswith(
-        "游戏 ended：已结束，结束于1902年秋季行动阶段（F1902M）；规则：datc。\n"
-        "游戏已结束（和局）：游戏以英国、法国和局结束。\n")
+        "游戏 ended：已结束，结束于1902年秋季移动回合（F1902M）；规则：datc。\n"
+        "游戏已结束（和局）：游戏以英国和法国和局结束。\n")

@@ -25,7 +25,7 @@ from judge.rules import (DislodgedUnit, Position, adjudicate_adjustments, adjudi
                          adjudicate_retreats)
 from judge.rules.map import province_of
 from judge.rules.options import PROFILES
-from judge.rules.orders import (FAILS, ILLEGAL, SUCCEEDS, VOID, Build, Convoy, Disband, Hold, Move,
+from judge.rules.orders import (CIVIL_DISORDER, FAILS, ILLEGAL, SUCCEEDS, VOID, Build, Convoy, Disband, Hold, Move,
                                 Support)
 
 DATA = Path(__file__).parent / "data" / "datc"
@@ -157,7 +157,7 @@ def _resolve(case_id: str, part: dict, options: dict):
     for i, r in zip(index, results):
         actual[i] = f"{r.power}: {part['orders'][i]['order']} -> {_words(r, kind)}"
     cd_actual = sorted(f"{r.power}: {r.order.unit_type} {r.order.location}"
-                       for r in results[len(index):] if r.reason == "civil disorder")
+                       for r in results[len(index):] if r.reason == CIVIL_DISORDER)
     cd_expected = sorted(_unit(d["power"], d["unit"]) for d in part.get("automatic_disbands", ()))
     return _expected(case_id, part, kind) + cd_expected, actual + cd_actual
 

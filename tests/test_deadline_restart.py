@@ -5,7 +5,6 @@ the adjudication. ``judge serve`` runs as a process on the real clock."""
 
 from __future__ import annotations
 
-import json
 import signal
 import smtplib
 import time
@@ -14,6 +13,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from storeview import tables
 from mailserver.harness import DaemonProcess, SmtpSink, free_port, wait_for, write_config
 
 POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
@@ -29,15 +29,14 @@ def send(port: int, frm: str, body: str, mid: str) -> None:
 
 
 def games(data: Path) -> dict:
-    doc = json.loads((data / "judge.json").read_text())
-    return {r["key"]: r["doc"] for r in doc.get("games", {}).values()}
+    return tables(data / "store").get("games", {})
 
 
 def results(sink: SmtpSink) -> list:
     return [m for m in sink.bodies() if m["Subject"].startswith("Diplomacy results")]
 
 
-@pytest.mark.parametrize("fault", [None, "after_commit:1", "before_commit:1"])
+@pytest.mark.parametrize("fault", [None, "after_commit:1", "before_commit:1", "journal_applied_record:1"])
 def test_a_deadline_passed_while_down_is_processed_once(tmp_path, fault):
     port, data = free_port(), tmp_path / "data"
     log = tmp_path / "judge.log"
@@ -84,4 +83,4 @@ def test_a_deadline_passed_while_down_is_processed_once(tmp_path, fault):
     assert [r["phase"] for r in game["history"]] == ["S1901M"]
     assert game["position"]["phase"] == "F1901M"
     # logged once committed (not at all when killed right after the commit)
-    assert log.read_text().count("r1 (S1901M): adjudicated S1901M") == (0 if fault == "after_commit:1" else 1)
+    assert log.read_text().count("r1 (S1901M): adjudicated S1901M") == (0 if fault in ("after_commit:1", "journal_applied_record:1") else 1)

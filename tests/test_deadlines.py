@@ -96,10 +96,10 @@ def test_grace_reminders_and_absences():
     ({"timezone": "Mars/Olympus"}, "unknown time zone"),
     ({"movement": {"hours": 0}}, "hours must be"),
     ({"movement": {"at": "25:00"}}, "clock time"),
-    ({"retreat": {"days": ["fun"]}}, "days must be"),
+    ({"retreat": {"days": ["fun"]}}, "name weekdays"),
     ({"outage": "panic"}, "outage must be one of"),
     ({"reminders": [-1]}, "reminders"),
-    ({"colour": 1}, "unknown settings.deadlines key"),
+    ({"colour": 1}, "unknown key in settings.deadlines: colour"),
 ])
 def test_bad_settings_are_refused(data, message):
     with pytest.raises(ValueError, match=message):

@@ -41,10 +41,10 @@ def test_a_year_by_hand(capsys, monkeypatch, data, tmp_path):
     assert "France: A Mar - Spa." in out and "Germany: A Mun - Bur." in out
     assert out.rstrip().endswith("Next phase: Fall 1901 Movement (F1901M)")
     rc, out, _ = judge(capsys, monkeypatch, "game", "process", "g1", "--data", data)
-    assert "France:  4  Brest, Marseilles, Paris, Spain" in out and "France: builds 1" in out
+    assert "France:   4  Brest, Marseilles, Paris, Spain" in out and "France: builds 1" in out
     rc, out, _ = judge(capsys, monkeypatch, "game", "show", "g1", "--phase", "S1901M", "--data", data)
     assert rc == 0 and "Germany: A Mun - Bur." in out
-    game = load_game(Store(tmp_path / "var" / "judge.json"), "g1")
+    game = load_game(Store(tmp_path / "var" / "store"), "g1")
     assert str(game.phase) == "W1901A" and game.seed == 5
     assert [e.text for e in game.history[0].orders["France"]] == ["A Par-Bur", "A Mar - Spain", "A Par - Pic"]
 
@@ -54,7 +54,7 @@ def test_settings_flags_are_stored(capsys, monkeypatch, data, tmp_path):
                      "--default-retreat", "house", "--default-disband", "house", "--no-retreat-lists",
                      "--data", data)
     assert rc == 0
-    game = load_game(Store(tmp_path / "var" / "judge.json"), "g2")
+    game = load_game(Store(tmp_path / "var" / "store"), "g2")
     s = game.settings
     assert s.rules == "droidippy" and s.house.combined_orders and not s.house.retreat_preferences
     assert s.house.default_retreat == "house" and s.house.default_disband == "house"
@@ -68,9 +68,9 @@ def test_errors(capsys, monkeypatch, data):
     rc, _, err = judge(capsys, monkeypatch, "game", "process", "nope", "--data", data)
     assert rc == 2 and "no game named nope" in err
     rc, _, err = judge(capsys, monkeypatch, "game", "show", "g3", "--phase", "F1905M", "--data", data)
-    assert rc == 2 and "no phase F1905M" in err
+    assert rc == 2 and "no adjudicated phase F1905M" in err
     rc, _, err = judge(capsys, monkeypatch, "game", "orders", "g3", "Prussia", "-", "--data", data, stdin="")
-    assert rc == 2 and "no power 'Prussia'" in err
+    assert rc == 2 and 'no power "Prussia"' in err
     rc, _, err = judge(capsys, monkeypatch, "game", "new", "bad name", "--data", data)
     assert rc == 2 and "not a game name" in err
     rc, out, _ = judge(capsys, monkeypatch, "game", "show", "g3", "--data", data)
@@ -80,7 +80,7 @@ def test_errors(capsys, monkeypatch, data):
 def test_data_dir_from_environment(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("JUDGE_DATA", str(tmp_path / "env"))
     rc, _, _ = judge(capsys, monkeypatch, "game", "new", "g4")
-    assert rc == 0 and (tmp_path / "env" / "judge.json").exists()
+    assert rc == 0 and (tmp_path / "env" / "store").exists()
 
 
 def test_every_command_finds_the_store_judge_serve_uses(capsys, monkeypatch, tmp_path):
@@ -91,8 +91,8 @@ def test_every_command_finds_the_store_judge_serve_uses(capsys, monkeypatch, tmp
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("JUDGE_DATA", raising=False)
     assert judge(capsys, monkeypatch, "game", "new", "g1")[0] == 0
-    assert load_config(None).store_path == tmp_path / "judge-data" / "judge.json"
-    assert load_game(Store(tmp_path / "judge-data" / "judge.json"), "g1") is not None
+    assert load_config(None).store_path == tmp_path / "judge-data" / "store"
+    assert load_game(Store(tmp_path / "judge-data" / "store"), "g1") is not None
     rc, out, _ = judge(capsys, monkeypatch, "archive", "export", "g1")
     assert rc == 0 and '"g1"' in out
     rc, out, _ = judge(capsys, monkeypatch, "parse", "--game", "g1", stdin="A Par - Bur\n")
@@ -100,12 +100,12 @@ def test_every_command_finds_the_store_judge_serve_uses(capsys, monkeypatch, tmp
     monkeypatch.setenv("JUDGE_DATA", str(tmp_path / "env"))
     assert load_config(None).data_dir == tmp_path / "env"
     assert judge(capsys, monkeypatch, "game", "new", "g2")[0] == 0
-    assert load_game(Store(tmp_path / "env" / "judge.json"), "g2") is not None
+    assert load_game(Store(tmp_path / "env" / "store"), "g2") is not None
     cfg = tmp_path / "judge.toml"
     cfg.write_text('[judge]\ndata_dir = "srv"\n')
     assert load_config(cfg).data_dir == tmp_path / "srv"          # the file's data_dir wins
     assert judge(capsys, monkeypatch, "game", "new", "g3", "--config", str(cfg))[0] == 0
-    assert load_game(Store(tmp_path / "srv" / "judge.json"), "g3") is not None
+    assert load_game(Store(tmp_path / "srv" / "store"), "g3") is not None
     rc, out, _ = judge(capsys, monkeypatch, "game", "show", "g3", "--config", str(cfg))
     assert rc == 0 and "nothing adjudicated yet" in out
     rc, _, err = judge(capsys, monkeypatch, "game", "show", "g3", "--config", str(tmp_path / "nope.toml"))
@@ -119,3 +119,35 @@ def test_the_data_folder_is_documented_in_each_commands_help(capsys, argv):
         main(argv + ["--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "$JUDGE_DATA" in text and "./judge-data" in text and "--data DIR" in text
+
+
+def test_a_game_moves_to_another_judges_data_folder(tmp_path, capsys, monkeypatch):
+    """`judge game move`: the game, its GM record and its whole history go to
+    the other folder (and its indexes), and leave this one; a second move of
+    the same name is refused there, and nothing is lost."""
+    from judge.game import Game
+    from judge.storage import Store, save_gm
+    here, there = tmp_path / "here", tmp_path / "there"
+    assert main(["game", "new", "mv1", "--seed", "5", "--data", str(here)]) == 0
+    assert main(["game", "process", "mv1", "--data", str(here)]) == 0
+    with Store(here / "store").transaction() as tx:
+        save_gm(tx, "mv1", {"address": "gm@example.org", "password_hash": "x", "language": "en"})
+    before = load_game(Store(here / "store"), "mv1")
+    list(before.history)                                                 # read it all now
+    capsys.readouterr()
+    assert main(["game", "move", "mv1", "--to", str(there), "--data", str(here)]) == 0
+    out = capsys.readouterr().out
+    assert "taken in" in out and "left this judge" in out
+    moved, store = load_game(Store(there / "store"), "mv1"), Store(there / "store")
+    assert moved == before and isinstance(moved, Game) and len(moved.history) == 1
+    assert store.get("gm", "mv1")["address"] == "gm@example.org"
+    assert store.get("addresses", "gm@example.org")["games"]["mv1"]["role"] == "gm"
+    assert "mv1" in store.all("catalogue")
+    old = Store(here / "store")
+    assert load_game(old, "mv1") is None and "mv1" not in old.all("catalogue")
+    assert old.get("addresses", "gm@example.org") is None
+    assert not list((here / "store" / "games" / "mv1").rglob("*.json"))
+    assert main(["game", "new", "mv1", "--data", str(here)]) == 0       # the name is free here again
+    assert main(["game", "move", "mv1", "--to", str(there), "--data", str(here)]) == 2
+    assert "exists here already" in capsys.readouterr().err
+    assert load_game(Store(here / "store"), "mv1") is not None           # refused there: kept here

@@ -23,7 +23,7 @@ def judge(capsys, *argv):
 
 
 def stored(data, name="g"):
-    return load_game(Store(f"{data}/judge.json"), name)
+    return load_game(Store(f"{data}/store"), name)
 
 
 def test_new_with_victory_and_scoring_flags(capsys, data):
@@ -48,7 +48,7 @@ def test_set_changes_and_lists_settings(capsys, data):
     s = stored(data).settings
     assert s.victory.solo_centres is None and s.victory.end_year == 1910 and s.scoring.system == "dss"
     rc, _, err = judge(capsys, "game", "set", "g", "end_year=1912", "tie=maybe", "--data", data)
-    assert rc == 2 and "'tie=maybe'" in err
+    assert rc == 2 and "tie=maybe" in err
     assert stored(data).settings.victory.end_year == 1910          # nothing changed
     rc, out, _ = judge(capsys, "game", "set", "g", "--data", data)
     assert rc == 0 and "end_year=1910" in out
@@ -82,6 +82,10 @@ def test_alliances_votes_and_a_concession_end_the_game(capsys, data):
     assert rc == 0 and "Austria voted for Russia" in out
     rc, _, err = judge(capsys, "game", "vote", "g", "Russia", "diplomacy", "Russia", "--data", data)
     assert rc == 2 and "may not vote for itself" in err
+    rc, _, err = judge(capsys, "game", "award", "g", "diplomacy", "Turkey", "--data", data)
+    assert rc == 2 and "once the vote has closed" in err          # the leaders' vote is open
+    rc, out, _ = judge(capsys, "game", "award", "g", "close", "--data", data)
+    assert rc == 0 and "The award vote is closed" in out
     rc, out, _ = judge(capsys, "game", "award", "g", "diplomacy", "Turkey", "--data", data)
     assert rc == 0
     rc, out, _ = judge(capsys, "game", "passive", "g", "Italy", "4", "--data", data)
@@ -102,7 +106,7 @@ def test_check_ends_a_game_whose_time_is_up_and_end_draws(capsys, data):
     assert rc == 0 and "Russia has the most supply centres (4)" in out and "Game g is over" in out
     judge(capsys, "game", "new", "h", "--scoring", "dss", "--data", data)
     rc, out, _ = judge(capsys, "game", "end", "h", "--members", "England", "France", "--data", data)
-    assert rc == 0 and "draw of England, France" in out and "France: 3 SCs, 50 points" in out
+    assert rc == 0 and "drawn between England and France" in out and "France: 3 SCs, 50 points" in out
     rc, _, err = judge(capsys, "game", "passive", "h", "Italy", "3", "--data", data)
     assert rc == 2 and "belong to the house scoring" in err
 
@@ -115,4 +119,4 @@ def test_process_prints_the_final_report_when_the_game_ends(capsys, data):
     assert rc == 0 and "Next phase:" not in out and "Game over" in out
     assert "The game ended after Fall 1901; Russia has the most supply centres (4) and wins." in out
     rc, out, _ = judge(capsys, "game", "scores", "g", "--lang", "zh-hant", "--tz", "Asia/Taipei", "--data", data)
-    assert rc == 0 and "遊戲在1901年秋季後結束；俄國擁有最多的資源點（4個），獲勝。" in out
+    assert rc == 0 and "遊戲在1901年秋季後結束；俄國擁有最多的資源點（4個），獨立獲勝。" in out

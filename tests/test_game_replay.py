@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
+from judge.game.history import History
 from judge.game import Game, HouseRules, Settings
 from judge.game.replay import replay, replay_differences
 from judge.rules.orders import Build, BuildPriority, Move, RetreatPreference, Support
@@ -87,5 +88,5 @@ def test_a_changed_record_is_found():
     g = long_game(HOUSE)
     rec = g.history[1]
     forged = replace(rec, results=rec.results[1:])
-    g.history = g.history[:1] + (forged,) + g.history[2:]
+    g.history = History(g.history[:1] + (forged,) + g.history[2:])
     assert replay_differences(g) == [f"{rec.phase}: results"]

@@ -109,7 +109,7 @@ def test_winter_when_a_power_must_remove():
     run(g)
     assert str(g.phase) == "W1901A"
     (rec,) = run(g)
-    assert [r.reason for r in rec.results] == ["civil disorder"]
+    assert [r.reason.code for r in rec.results] == ["civil_disorder"]
     assert str(g.phase) == "S1902M" and len(g.position.units) == 3
 
 
@@ -117,21 +117,21 @@ def test_history_is_immutable_and_records_everything():
     g = new_game()
     run(g, {"France": [Move("A", "par", "bur"), Hold("A", "mar")]})
     rec = g.history[0]
-    assert isinstance(g.history, tuple)
+    assert len(g.history) == 1 and not hasattr(g.history, "__setitem__")   # read-only
     assert rec.position_before.phase == "S1901M" and rec.position_after.phase == "F1901M"
     assert [e.order for e in rec.orders["France"]] == [Move("A", "par", "bur"), Hold("A", "mar")]
     with pytest.raises(AttributeError):
         rec.phase = "X"
     assert g.record("s1901m") is rec
-    with pytest.raises(GameError, match="no phase F1905M"):
+    with pytest.raises(GameError, match="no adjudicated phase F1905M"):
         g.record("F1905M")
 
 
 def test_times_must_be_aware():
     g = new_game()
-    with pytest.raises(GameError, match="UTC"):
+    with pytest.raises(GameError, match="time zone"):
         g.process(datetime(2025, 1, 1))
-    with pytest.raises(GameError, match="UTC"):
+    with pytest.raises(GameError, match="time zone"):
         Game.create("x", now=datetime(2025, 1, 1), seed=1)
     with pytest.raises(GameError, match="game name"):
         Game.create("no spaces", now=T0, seed=1)

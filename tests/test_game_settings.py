@@ -31,12 +31,13 @@ def test_round_trip_and_missing_keys():
 
 
 @pytest.mark.parametrize("data, message", [
-    ({"rules": "1971"}, "unknown rule profile"),
-    ({"colour": "red"}, "unknown settings key"),
+    ({"rules": "1971"}, "rules must be one of datc, droidippy"),
+    ({"colour": "red"}, "unknown key in settings: colour"),
     ({"house": {"default_retreat": "random"}}, "default_retreat must be one of"),
     ({"house": {"default_disband": "oldest"}}, "default_disband must be one of"),
-    ({"house": {"combined_orders": "yes"}}, "combined_orders must be true or false"),
-    ({"house": {"nmr": 1}}, "unknown settings.house key"),
+    ({"house": {"combined_orders": "yes"}}, "combined_orders must be yes or no"),
+    ({"house": {"nmr": 1}}, "unknown key in settings.house: nmr"),
+    ({"names": "pinyin"}, "names must be one of house, standard"),
 ])
 def test_bad_settings(data, message):
     with pytest.raises(ValueError, match=message):

@@ -7,80 +7,16 @@ outbox rows."""
 
 from __future__ import annotations
 
-import email
-from datetime import datetime, timedelta, timezone
-from email import policy
-from email.message import EmailMessage
+from datetime import datetime, timedelta
 
 import pytest
 
-from judge.config import Config
-from judge.mail.commands import MailCommands
-from judge.mail.spool import Spool
-from judge.mail.timekeeper import Timekeeper
-from judge.mail.worker import Worker
-from judge.scheduler import Work
-from judge.storage import Store
-
-UTC = timezone.utc
-T0 = datetime(2025, 1, 6, 12, tzinfo=UTC)
-POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
-GM = "gm@example.org"
-
-
-def addr(p: str) -> str:
-    return f"{p.lower()}@example.org"
-
-
-class Judge:
-    def __init__(self, tmp_path):
-        cfg = Config()
-        cfg.judge.address, cfg.judge.keeper = "judge@example.test", "keeper@example.test"
-        self.store, self.spool = Store(tmp_path / "judge.json"), Spool(tmp_path / "spool")
-        self.sent: list[dict] = []
-        self.now = T0
-        self.worker = Worker(self.store, self.spool, MailCommands(cfg), address=cfg.judge.address,
-                             name=cfg.judge.name, domain=cfg.domain, keeper=cfg.judge.keeper,
-                             clock=lambda: self.now, send=self.sent.extend, timekeeper=Timekeeper(cfg.judge))
-        self.n = 0
-
-    def mail(self, frm: str, body: str) -> list:
-        """Send one mail; the mails the judge sends in answer (EmailMessages)."""
-        self.n += 1
-        m = EmailMessage()
-        m["From"], m["To"], m["Subject"], m["Message-ID"] = frm, "judge@example.test", "cmd", f"<{self.n}@x>"
-        m.set_content(body)
-        before = len(self.sent)
-        self.spool.put(m.as_bytes(), {"source": "test"})
-        for name in self.spool.pending():
-            self.worker.process(name)
-        return self.read(before)
-
-    def work(self, kind: str = "tick", phase: str | None = None, game: str = "g") -> list:
-        before = len(self.sent)
-        self.worker.process_work([Work(kind, game, phase)])
-        return self.read(before)
-
-    def read(self, before: int) -> list:
-        return [email.message_from_string(r["raw"], policy=policy.default) for r in self.sent[before:]]
-
-    def game(self) -> dict:
-        return self.store.get("games", "g")
-
-
-def to(mails) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for m in mails:
-        out.setdefault(str(m["To"]), []).append(m.get_content().replace("\r\n", "\n"))
-    return out
+from mailjudge import GM, POWERS, T0, UTC, addr, started, to
 
 
 @pytest.fixture
 def judge(tmp_path):
-    j = Judge(tmp_path)
-    j.mail(GM, "CREATE g gmsecret grace=1d reminders=none\n")
-    for p in POWERS:
-        j.mail(addr(p), f"JOIN g pw-{p.lower()} {p}\n")
+    j = started(tmp_path, "CREATE g gmsecret grace=1d reminders=none")
     assert j.game()["schedule"]["deadline"] == (T0 + timedelta(days=2)).isoformat()
     return j
 
@@ -146,7 +82,7 @@ def test_process_rollback_and_settings(judge):
     assert "is back at Spring 1901 Movement" in out[GM][0]
     assert "rolled game 'g' back to Spring 1901 Movement (S1901M)" in out[addr("Italy")][0]
     game = judge.game()
-    assert game["position"]["phase"] == "S1901M" and game["history"] == []
+    assert game["position"]["phase"] == "S1901M" and game["history_len"] == 0
     assert [o["text"] for o in game["orders"]["France"]] == ["A Par - Bur"]
     out = to(judge.mail(GM, "SIGNON g gmsecret\nSET press=none grace=2h solo=16\n"))
     assert "settings changed: press=none, grace=2h, solo=16" in out[GM][0]
@@ -164,7 +100,7 @@ def test_eject_replace_and_become(judge):
     assert "Italy has no player now" in out[GM][0]
     assert "removed you from game 'g'" in out[addr("Italy")][0]
     out = to(judge.mail(GM, "SIGNON g gmsecret\nBECOME Italy\nA Ven - Tyr\nF Nap - Ion\n"))
-    assert "the order lines that follow are Italy's" in out[GM][0] and "F Nap - Ion" in out[GM][0]
+    assert "the order lines that follow are those of Italy" in out[GM][0] and "F Nap - Ion" in out[GM][0]
     assert [o["text"] for o in judge.game()["orders"]["Italy"]] == ["A Ven - Tyr", "F Nap - Ion"]
     out = to(judge.mail(GM, "SIGNON g gmsecret\nBECOME France\n"))
     assert "France has a player" in out[GM][0]
@@ -213,14 +149,16 @@ def test_deadline_work_late_notice_and_grace(judge):
     assert judge.game()["schedule"]["nmr"] == {p: 1 for p in POWERS}
 
 
-def test_cli_gm_commands_are_mailed_by_the_daemon(judge, tmp_path, monkeypatch, capsys):
+def test_cli_gm_commands_while_no_judge_runs_leave_their_mails_in_the_outbox(judge, tmp_path, capsys):
+    """No judge runs: the command does its work itself, with the judge's own
+    worker and commit; its mails wait in the outbox for the judge's start."""
     from judge.cli import main
-    data = tmp_path
-    assert main(["game", "gm", "g", "extend", "1d", "--data", str(data)]) == 0
+    before = judge.game()["schedule"]["deadline"]
+    assert main(["game", "gm", "g", "extend", "1d", "--data", str(tmp_path)]) == 0
     assert "Deadline:" in capsys.readouterr().out
-    mails = judge.work("notices", game="")
+    mails = judge.pending()
     assert len(mails) == 8 and all("deadline" in m["Subject"] for m in mails)
-    assert judge.store.all("notices") == {}
+    assert judge.game()["schedule"]["deadline"] > before        # the command's clock is the machine's
 
 
 def test_end_of_game_commands_by_mail(judge):
@@ -272,7 +210,7 @@ def test_gm_rulings_by_mail_end_passive_award(judge):
     out = to(judge.mail(GM, "SIGNON g gmsecret\nPASSIVE Italy 3\nAWARD BEST STRATEGY France\n"
                             "PASSIVE Italy lots\n"))
     text = out[GM][0]
-    assert "Italy's player is ruled passive" in text and "fine of 3 points" in text
+    assert "the player of Italy is ruled passive" in text and "fine of 3 points" in text
     assert "the best strategy award goes to France" in text and "not a whole number" in text
     assert set(out) == {GM}                          # the game runs: only the GM hears of it
     mails = judge.mail(GM, "SIGNON g gmsecret\nEND DRAW France England Italy\n")
@@ -281,12 +219,12 @@ def test_gm_rulings_by_mail_end_passive_award(judge):
     over = [m for m in mails if m["Subject"].startswith("Diplomacy game over")]
     assert {str(m["To"]) for m in over} == {addr(p) for p in POWERS} | {GM}
     report = to(over)[addr("Russia")][0]
-    assert "drawn between England, France and Italy" in report and "best strategy +1200k" in report
+    assert "drawn between England, France and Italy" in report and "best strategy award +1200k" in report
     game = judge.game()
     assert game["ending"]["result"]["kind"] == "draw" and game["schedule"]["deadline"] is None
     mails = judge.mail(GM, "SIGNON g gmsecret\n颁奖 外交 意大利\n")        # AWARD DIPLOMACY Italy
     over = [m for m in mails if m["Subject"].startswith("Diplomacy game over")]
-    assert len(over) == 8 and "Best diplomacy: Italy" in to(over)[GM][0]
+    assert len(over) == 8 and "Best diplomacy award: Italy" in to(over)[GM][0]
     mails = judge.mail(GM, "SIGNON g gmsecret\n判定消极 意大利 none\n")    # PASSIVE Italy NONE
     assert "the passive ruling on Italy is withdrawn" in to(mails)[GM][0]
     assert judge.game()["ending"]["passive"] == {}
@@ -334,17 +272,16 @@ def test_create_reads_end_at_in_the_games_time_zone(judge):
     assert judge.store.get("games", "h")["settings"]["victory"]["end_at"] == "2027-06-01T00:00:00+00:00"
 
 
-def test_cli_end_is_mailed_and_the_daemon_is_told_at_once(judge, tmp_path, capsys):
+def test_cli_end_mails_the_final_report(judge, tmp_path, capsys):
     from judge.cli import main
     assert main(["game", "end", "g", "--members", "France", "Italy", "--data", str(tmp_path)]) == 0
-    assert (tmp_path / "store-changed").exists()          # the daemon's scheduler looks for it every second
-    mails = judge.work("notices", game="")
+    mails = judge.pending()
     assert {str(m["To"]) for m in mails} == {addr(p) for p in POWERS} | {GM}
     assert all(m["Subject"].startswith("Diplomacy game over") for m in mails)
     capsys.readouterr()
     assert main(["game", "gm", "g", "status", "--data", str(tmp_path)]) == 0
     assert main(["game", "passive", "g", "Italy", "2", "--data", str(tmp_path)]) == 0
-    mails = judge.work("notices", game="")
+    mails = judge.pending()[8:]
     assert len(mails) == 8 and "fined 2 points" in to(mails)[GM][0]
 
 
@@ -417,11 +354,11 @@ def test_game_refusals_are_in_the_readers_language(judge):
     judge.mail(GM, "SIGNON g gmsecret\nSET LANGUAGE zh-hant\n")
     text = to(judge.mail(GM, "SIGNON g gmsecret\nBECOME 法国\nSET DEADLINE 2020-01-01 10:00\n"
                              "EJECT Prussia\nREPLACE Italy abc\n"))[GM][0]
-    assert "法國有玩家；請先 EJECT 或 REPLACE" in text and "新的截止時間必須在將來" in text
+    assert "法國有玩者；請先 EJECT 或 REPLACE" in text and "新的截止時間必須在將來" in text
     assert "本局沒有國家「Prussia」" in text and "密碼至少4個字元" in text
     judge.mail(GM, "SIGNON g gmsecret\nSET press=none\n")
     text = to(judge.mail(addr("France"), "SIGNON g pw-france\nBROADCAST\nhi\nENDPRESS\n"))[addr("France")][0]
-    assert "信件未发出：本局不允许通信。" in text
+    assert "信件未发出：本局不允许信件往来。" in text
 
 
 def test_adjustment_replies_count_builds_and_name_misspelt_order_words(judge):
@@ -447,7 +384,7 @@ def test_lengths_are_shown_with_units_and_a_length_without_one_is_refused(judge)
     assert "movement=10m" in text and "retreat=36h" in text and "grace=1h30m" in text
     assert "pause_limit=14d" in text and "reminders=24h,1h" in text and "0.1666" not in text
     text = to(judge.mail(GM, "SIGNON g gmsecret\nSET movement=5\n"))[GM][0]
-    assert "'5' has no unit: write 5h, 5d or 5m" in text
+    assert '"5" has no unit: write 5h, 5d or 5m' in text
     assert judge.game()["settings"]["deadlines"]["movement"]["hours"] == 48
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from test_mail_commands import Judge
 
-from judge.archive.site import Site
+from judge.archive import site_of
 from judge.cli import main
 from judge.storage import Store
 
@@ -77,9 +77,9 @@ def test_unlisted_game_is_hidden_from_list_and_the_web_index_but_not_from_its_pl
     assert "as France" in j.text("fr@x.org", "JOIN g1 frpass1 France")   # who knows the name may join
     assert "g1: France" in j.text("fr@x.org", "LIST")
     assert 'Game "g1"' in j.text("fr@x.org", "LIST g1") and 'Game "g1"' in j.text("gm@x.org", "LIST g1")
-    names = [row["name"] for row in Site(lambda: j.store.all("games"))._index("en")]
+    names = [row["name"] for row in site_of(j.store)._index("en")]
     assert names == ["g2"]
-    assert Site(lambda: j.store.all("games")).render("games/g1/").status == 200   # by its address
+    assert site_of(j.store).render("games/g1/").status == 200   # by its address
 
 
 def test_judge_game_set_takes_the_access_keys(tmp_path, capsys):
@@ -89,7 +89,20 @@ def test_judge_game_set_takes_the_access_keys(tmp_path, capsys):
                  "auth=password", "join_password=abcd1234", "--data", data]) == 0
     out = capsys.readouterr().out
     assert "abcd1234" not in out
-    access = Store(tmp_path / "var" / "judge.json").get("games", "g1")["settings"]["access"]
+    access = Store(tmp_path / "var" / "store").get("games", "g1")["settings"]["access"]
     assert access["access"] == "invite" and access["invited"] == ["a@x.org", "b@x.org"]
     assert access["listed"] is False and access["approve"] is True and access["auth"] == "password"
     assert access["join_password_hash"].startswith("scrypt$")
+
+
+def test_a_join_password_set_is_told_to_everyone_hidden():
+    """SET join_password=... by mail or `judge game set`: the settings notice
+    every player gets names the key, never the value (issue 12, point 7)."""
+    from datetime import datetime, timezone
+
+    from judge.game import Game, master
+    now = datetime(2025, 1, 6, 12, tzinfo=timezone.utc)
+    game = Game.create("g1", now=now, seed=1)
+    [notice] = master.change(game, ["join_password=abcd1234", "listed=no"], now)
+    assert notice.data["changes"] == ["join_password=********", "listed=no"]
+    assert game.settings.access.join_password_hash.startswith("scrypt$")

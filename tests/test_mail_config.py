@@ -88,7 +88,7 @@ def test_judge_data_names_the_folder_unless_the_file_does(tmp_path):
     f = tmp_path / "j.toml"
     f.write_text("[worker]\nledger_days = 30\n")
     cfg = load_config(f, env=env)
-    assert cfg.data_dir == tmp_path / "shared" and cfg.store_path == tmp_path / "shared" / "judge.json"
+    assert cfg.data_dir == tmp_path / "shared" and cfg.store_path == tmp_path / "shared" / "store"
     assert cfg.worker.ledger_days == 30.0
     f.write_text('[judge]\ndata_dir = "mine"\n')
     assert load_config(f, env=env).data_dir == tmp_path / "mine"

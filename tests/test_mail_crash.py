@@ -2,7 +2,7 @@
 none applied twice, no reply sent twice.
 
 The daemon runs as a process with ``JUDGE_FAULT=<step>:<n>`` (see
-:mod:`judge.mail.faults`): it kills itself the n-th time it reaches the step.
+:mod:`judge.faults`): it kills itself the n-th time it reaches the step.
 It is then started again without the fault and must finish the work.
 """
 
@@ -17,6 +17,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from storeview import tables as read_tables
 from mailserver.harness import (  # noqa: F401 - fixtures
     DaemonProcess, dovecot, free_port, imap_client, imap_folder, wait_for, write_config,
 )
@@ -42,8 +43,7 @@ def outbox(data: Path) -> list:
 
 
 def tables(data: Path) -> dict:
-    doc = json.loads((data / "judge.json").read_text())
-    return {t: {r["key"]: r["doc"] for r in rows.values()} for t, rows in doc.items()}
+    return read_tables(data / "store")
 
 
 def check_exactly_once(data: Path) -> None:
@@ -94,10 +94,13 @@ def test_killed_between_steps_imap(tmp_path, dovecot, imap_folder, fault):
     check_exactly_once(data)
 
 
-@pytest.mark.parametrize("fault", ["smtp_after_spool:2", "after_commit:1", "after_send:1"])
+@pytest.mark.parametrize("fault", ["smtp_after_spool:2", "after_commit:1", "after_send:1",
+                                   "journal_written:2", "journal_applied_table:4", "journal_applied_table:9"])
 def test_killed_between_steps_smtp(tmp_path, fault):
     """With SMTP in, a kill before the 250 means the client sends again: the
-    ledger makes the second delivery a no-op."""
+    ledger makes the second delivery a no-op. Kills inside a commit (after its
+    journal; between the judge-wide tables — ledger, outbox, indexes — and the
+    game's file) are finished by the next start."""
     data, port = tmp_path / "data", free_port()
     cfg = write_config(tmp_path / "judge.toml", data,
                        inbound={"transport": "smtp", "smtp": {"port": port}},
@@ -128,25 +131,29 @@ def test_killed_between_steps_smtp(tmp_path, fault):
 
 def test_a_mail_that_kills_the_judge_is_set_aside_after_max_attempts(tmp_path):
     """A poison mail: the judge dies (SIGKILL, no exception) each time it
-    processes it. Attempts are counted on disk before each try, so after
-    worker.max_attempts (3) deaths the next start sets it aside with its bytes
-    and tells the judgekeeper, and the judge goes on answering other mail."""
+    commits it. The first death, in a batch, charges nobody but marks the
+    mail to be tried alone; alone, each death is charged to it at the next
+    start, so after worker.max_attempts (3) more deaths that start sets it
+    aside with its bytes, tells the judgekeeper and answers the sender, and
+    the judge goes on answering other mail."""
     from judge.mail.spool import Spool
     data, port = tmp_path / "data", free_port()
     cfg = write_config(tmp_path / "judge.toml", data, inbound={"transport": "smtp", "smtp": {"port": port}},
                        outbound={"transport": "maildir"})
     poison = raw("<poison@x>", "mallory@example.org", "HELP\n")
     Spool(data / "spool").put(poison, {"source": "smtp"})
-    for _ in range(3):
+    for _ in range(4):
         doomed = DaemonProcess(cfg, fault="before_commit")      # dies on every mail it processes
         assert doomed.wait_killed() == -signal.SIGKILL
     attempts = [json.loads(p.read_bytes().partition(b"\n")[0])["attempts"]
                 for p in (data / "spool" / "new").iterdir()]
-    assert attempts == [3]
+    assert attempts == [2]                  # the last death is charged by the next start's recovery
     survivor = DaemonProcess(cfg, fault="before_commit")       # still dies on any commit of a mail...
     try:
-        [notice] = wait_for(lambda: outbox(data), what="the judgekeeper's notice")
-        assert notice["To"] == "keeper@example.test" and "poison@x" in notice.get_content()
+        mails = wait_for(lambda: len(outbox(data)) == 2 and outbox(data), what="the notice and the answer")
+        [notice] = [m for m in mails if m["To"] == "keeper@example.test"]
+        [answer] = [m for m in mails if m["To"] == "mallory@example.org"]
+        assert "poison@x" in notice.get_content() and "send it again" in answer.get_content()
         assert "judge stopped" in notice.get_content()
         assert survivor.proc.poll() is None                      # ...but it never tried this one again
         [eml] = (data / "spool" / "shunt").glob("*.eml")
@@ -162,6 +169,6 @@ def test_a_mail_that_kills_the_judge_is_set_aside_after_max_attempts(tmp_path):
         healthy.wait_ready(log, ready, count=started + 1)
         with smtplib.SMTP("127.0.0.1", port, timeout=10) as s:
             s.sendmail("ok@example.org", ["judge@example.test"], raw("<ok@x>", "ok@example.org", "HELP\n"))
-        wait_for(lambda: len(outbox(data)) == 2, what="an answer to the next mail")
+        wait_for(lambda: len(outbox(data)) == 3, what="an answer to the next mail")
     finally:
         healthy.stop()

@@ -32,10 +32,9 @@ def account(judge: Judge, raws: list[bytes]) -> dict[str, list[str]]:
         while judge.spool.pending():
             judge.worker.process_batch(judge.spool.pending())
         judge.worker.record_reports([("sent", row["id"], {}) for row in judge.sent[before:]])
-        ledger = judge.store.all("ledger")
         for raw in chunk:
             key = message_key(raw)
-            entry = ledger.get(key) or {}
+            entry = judge.store.get("ledger", key) or {}
             status = entry.get("status")
             if status == "done" and entry.get("replies"):
                 out["answered"].append(key)
@@ -60,6 +59,5 @@ def test_thousands_of_mutated_mails_are_each_answered_or_ignored_with_a_reason(t
     assert not outcome["unaccounted"], outcome["unaccounted"][:5]
     # the mutations reach every path: answers, and automatic mail ignored with its reason
     assert len(outcome["answered"]) > COUNT // 2 and len(outcome["ignored"]) > COUNT // 20
-    ledger = judge.store.all("ledger")
-    reasons = {ledger[k].get("reason") for k in outcome["ignored"]}
+    reasons = {judge.store.get("ledger", k).get("reason") for k in outcome["ignored"]}
     assert {"auto-reply", "judge-mail", "noreply", "auto-suppress"} <= reasons, reasons

@@ -47,7 +47,7 @@ def judge_config() -> Config:
 def run_case(tmp_path: Path, case: str) -> dict[str, str]:
     """Feed the case's inputs through a worker; {output file name: readable mail}."""
     cfg = judge_config()
-    store, spool = Store(tmp_path / "judge.json"), Spool(tmp_path / "spool")
+    store, spool = Store(tmp_path / "store"), Spool(tmp_path / "spool")
     sent: list[dict] = []
     clock = [T0]
     worker = Worker(store, spool, MailCommands(cfg), address=cfg.judge.address, name=cfg.judge.name,

@@ -1,7 +1,7 @@
 """HELP lists every mail command the judge reads, and nothing else: the
 command tables of :mod:`judge.mail.commands` (with the GM's rulings of
 :mod:`judge.mail.end_commands`) and the press words of :mod:`judge.game.press`
-against ``templates/<lang>/parts/help.txt``."""
+against ``templates/mail/parts/help.txt`` in each language."""
 
 from __future__ import annotations
 
@@ -15,16 +15,18 @@ from judge.mail import commands
 from judge.mail.commands import read_command
 from test_mail_commands import Judge
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 PRESS_EN = ("PRESS", "BROADCAST", "ENDPRESS", "GREY")
 PRESS_ZH = (press._PRESS, press._BROADCAST, press._TO, press._GREY, press._END)
 # capitals in the English HELP that are not command words: what the commands take
 ARGUMENTS = {"GAME", "PASSWORD", "POWER", "POWERS", "PHASE", "DATE", "TIME", "NEW", "ADDRESS", "FINE",
-             "FROM", "TO", "GM", "BEST", "STRATEGY", "DIPLOMACY", "NONE", "SIGN", "ON", "OFF", "SVG"}
+             "FROM", "TO", "GM", "BEST", "STRATEGY", "DIPLOMACY", "NONE", "SIGN", "ON", "OFF", "SVG",
+             "ADD", "REMOVE", "NOMAIL", "CLOSE"}
 
 
 def help_text(lang: str) -> str:
-    return (TEMPLATES / lang / "parts" / "help.txt").read_text(encoding="utf-8")
+    """The HELP text in ``lang``: the one template, its words from the catalogue."""
+    from judge.text.templates import render_text
+    return render_text("parts/help.txt", lang, r={"day": "2025-01-01"})
 
 
 def simplified(word: str) -> bool:

@@ -4,13 +4,13 @@ UIDVALIDITY, reconnects, and a whole game's signons and Spring 1901 orders."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import time
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from storeview import tables as read_tables
 from mailserver.harness import (  # noqa: F401 - fixtures
     DaemonProcess, SmtpSink, dovecot, imap_client, imap_folder, wait_for, write_config,
 )
@@ -70,8 +70,7 @@ def test_mail_is_fetched_answered_and_marked_seen_only_after_the_commit(tmp_path
             append(dovecot, imap_folder, mail("HELP\n", "<h1@x>", "alice@example.org"))
             wait_for(lambda: sink.messages, what="a reply")
             wait_for(lambda: flags(dovecot, imap_folder)["<h1@x>"] >= {"\\Seen"}, what="\\Seen")
-            ledger = json.loads((tmp_path / "data" / "judge.json").read_text())["ledger"]
-            assert [r["key"] for r in ledger.values()] == ["h1@x"]
+            assert list(read_tables(tmp_path / "data" / "store")["ledger"]) == ["h1@x"]
         finally:
             d.stop()
     [reply] = sink.bodies()
@@ -184,9 +183,9 @@ def test_a_whole_game_signs_on_and_orders_spring_1901_by_mail(tmp_path, dovecot,
         assert confirmation["To"] == f"{p.lower()}@example.org"
         assert confirmation["List-Id"].startswith("g7 <g7.")
         if p == "Germany":
-            assert "德国的所有单位都已有指令" in text and "柏林陆军移动到基尔" in text
+            assert "德国的所有部队都已有命令" in text and "柏林陆军移动到基尔" in text
         elif p == "Russia":
-            assert "俄國的所有單位都已有指令" in text and "聖彼得堡南岸艦隊移動到波的尼亞灣" in text
+            assert "俄國的所有單位都已有命令" in text and "聖彼得堡南岸艦隊移動到波的尼亞灣" in text
         else:
             assert f"Every unit of {p} has an order." in text, text
             assert "Not understood" not in text

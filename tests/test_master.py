@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from judge.game.history import History
 from judge.game import Game, GameError, Player, turns
 from judge.game import master
 from judge.game.deadlines import Timing
@@ -29,8 +30,11 @@ def new_game(start=True) -> Game:
 
 def test_set_deadline_starts_or_moves_the_clock():
     g = new_game(start=False)
-    [n] = master.set_deadline(g, T0 + 5 * H, T0)
+    n, *reminders = master.set_deadline(g, T0 + 5 * H, T0)
     assert n.kind == "deadline" and g.schedule.deadline == T0 + 5 * H and g.schedule.phase == "S1901M"
+    # 5 h left, inside the 24 h reminder window: everyone is reminded at once (issue 13 point 7)
+    assert [r.kind for r in reminders] == ["reminder"] * 7 and reminders[0].data["hours"] == 5
+    assert g.schedule.reminded == (24.0,)
     with pytest.raises(GameError, match="future"):
         master.set_deadline(g, T0 - H, T0)
 
@@ -79,7 +83,7 @@ def test_rollback_restores_position_orders_and_standing_lists():
     master.rollback(g, "S1901M", T0 + 5 * H)
     assert g.history == () and g.standing == {}
     assert RetreatPreference("A", "mar", ("gas", "spa")) in [e.order for e in g.orders["France"]]
-    with pytest.raises(GameError, match="no phase W1905A"):
+    with pytest.raises(GameError, match="no adjudicated phase W1905A"):
         master.rollback(g, "W1905A", T0)
     with pytest.raises(GameError, match="not a phase name"):
         master.rollback(g, "summer", T0)
@@ -192,5 +196,5 @@ def test_the_gm_is_told_when_a_replacement_takes_a_power():
     assert n.kind == "took_over" and n.to == (GM,) and n.data["address"] == "new@example.org"
     assert n.data["power"] == "Italy" and n.data["phase"] == "S1901M"
     g = new_game()
-    g.history = [object()]                                          # a late join into a game under way
+    g.history = History([object()])                                          # a late join into a game under way
     assert [n.kind for n in took_over(g, "Turkey", "late@example.org", T0)] == ["took_over"]

@@ -20,6 +20,7 @@ import pytest
 from judge.maps import MAPS_DIR
 from judge.notation.names import NameIndex, name_index
 from judge.render import load_geometry, render_svg
+from judge.text.reports import map_words
 from judge.render.geometry import build_geometry
 from judge.rules import adjudicate_adjustments, adjudicate_movement, adjudicate_retreats
 from judge.rules.map import Map, MapError, province_of
@@ -66,12 +67,14 @@ def translate(el: ET.Element) -> tuple[float, float]:
 
 
 def test_start_position_is_valid_xml_with_title_and_size(std_map, names):
-    root = parse(render_svg(std_map, names, Position.start(std_map)))
+    root = parse(render_svg(std_map, names, Position.start(std_map), words=map_words("S1901M", "en")))
     assert root.tag == f"{{{NS['svg']}}}svg"
     assert root.get("width") == "800" and root.get("data-phase") == "S1901M"
     assert root.find("svg:title", NS).text == "Spring 1901 Movement"
     title = find(root, "title", "g")[0]
     assert "".join(title.itertext()) == "Spring 1901 Movement"
+    bare = parse(render_svg(std_map, names, Position.start(std_map)))      # no words given: the phase code
+    assert bare.find("svg:title", NS).text == "S1901M"
     half = parse(render_svg(std_map, names, Position.start(std_map), width=400))
     assert half.get("width") == "400" and half.get("viewBox") == root.get("viewBox")
 
@@ -240,15 +243,15 @@ def test_labels_in_english_and_chinese(std_map, names):
     pos = Position.start(std_map)
     en = parse(render_svg(std_map, names, pos))
     assert label(en, "par") == "Par" and label(en, "stp") == "StP"
-    hans = parse(render_svg(std_map, names, pos, lang="zh-hans"))
+    hans = parse(render_svg(std_map, names, pos, lang="zh-hans", words=map_words(pos.phase, "zh-hans")))
     assert label(hans, "par") == "巴黎" and label(hans, "stp") == "圣彼得堡"
-    assert hans.find("svg:title", NS).text == "1901年春季行动阶段"
+    assert hans.find("svg:title", NS).text == "1901年春季移动回合"
     assert "Noto Sans CJK SC" in hans.get("font-family")
     legend = {g.get("data-power"): "".join(g.find("svg:text", NS).itertext()) for g in find(hans, "legend-power", "g")}
     assert legend["England"].startswith("英国")
-    hant = parse(render_svg(std_map, names, pos, lang="zh-hant"))
+    hant = parse(render_svg(std_map, names, pos, lang="zh-hant", words=map_words(pos.phase, "zh-hant")))
     assert label(hant, "stp") == "聖彼得堡"
-    assert hant.find("svg:title", NS).text == "1901年春季行動階段"
+    assert hant.find("svg:title", NS).text == "1901年春季移動回合"
 
 
 # ---- the drawing agrees with the map ----------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The deadline scheduler (issue 4 §1): jobs rebuilt from stored games at
+"""The deadline scheduler (issue 4 §1): jobs rebuilt from the wakeup index at
 start-up, past deadlines enqueued at once as outage work, jobs only enqueue,
 times from the injected clock."""
 
@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone
 
 from judge.game import Game, Player, turns
 from judge.scheduler import DeadlineScheduler, Work, next_event
+from judge.storage.indexes import wakeup_row
 
 T0 = datetime(2025, 1, 6, 12, tzinfo=timezone.utc)
 H = timedelta(hours=1)
@@ -31,21 +32,22 @@ def started(name: str, start: datetime = T0) -> Game:
     return g
 
 
-def test_next_event_reads_only_the_schedule():
+def test_next_event_comes_from_the_wakeup_row():
     g = started("a")
-    assert next_event(g.to_dict()) == (T0 + 24 * H, T0 + 48 * H)     # the 24 h reminder
+    assert turns.next_event(g) == (T0 + 24 * H, T0 + 48 * H)           # the 24 h reminder
+    assert next_event(wakeup_row(g)) == (T0 + 24 * H, T0 + 48 * H)
     g.schedule = g.schedule.__class__(**{**g.schedule.__dict__, "reminded": (24.0, 1.0)})
-    assert next_event(g.to_dict()) == (T0 + 48 * H, T0 + 48 * H)
+    assert next_event(wakeup_row(g)) == (T0 + 48 * H, T0 + 48 * H)
     turns.pause(g, T0)
-    assert next_event(g.to_dict()) == (T0 + 14 * 24 * H, None)
-    assert next_event(Game.create("b", now=T0, seed=1).to_dict()) == (None, None)
-    assert next_event({"name": "bad", "settings": {"colour": 1}}) == (None, None)
+    assert next_event(wakeup_row(g)) == (T0 + 14 * 24 * H, None)
+    assert wakeup_row(Game.create("b", now=T0, seed=1)) is None and next_event(None) == (None, None)
+    assert next_event({"when": "soon"}) == (None, None)
 
 
 def test_startup_enqueues_past_deadlines_as_outage_and_schedules_the_rest():
     games = {"late": started("late", T0 - 100 * H), "soon": started("soon"),
              "idle": Game.create("idle", now=T0, seed=1)}
-    docs = {k: g.to_dict() for k, g in games.items()}
+    docs = {k: wakeup_row(g) for k, g in games.items() if wakeup_row(g)}
     work: queue.Queue = queue.Queue()
     clock = Clock(T0)
     s = DeadlineScheduler(lambda: docs, work.put, clock, rescan_seconds=3600)
@@ -67,7 +69,7 @@ def test_startup_enqueues_past_deadlines_as_outage_and_schedules_the_rest():
         # the writer did its work and tells the scheduler: the next event is planned
         g = games["soon"]
         turns.tick(g, clock.now)
-        s.update("soon", g.to_dict())
+        s.update("soon", wakeup_row(g))
         assert work.empty() and "soon" in s.jobs()
         s.update("soon", None)
         assert "soon" not in s.jobs()
@@ -82,7 +84,7 @@ def test_a_job_fires_after_the_clock_time_left_and_only_enqueues():
     g.schedule = g.schedule.__class__(**{**g.schedule.__dict__, "reminded": (24.0, 1.0)})
     doc = g.to_dict()
     work: queue.Queue = queue.Queue()
-    s = DeadlineScheduler(lambda: {"quick": doc}, work.put, clock, rescan_seconds=3600)
+    s = DeadlineScheduler(lambda: {"quick": wakeup_row(g)}, work.put, clock, rescan_seconds=3600)
     s.start()
     try:
         assert work.empty()
@@ -92,27 +94,3 @@ def test_a_job_fires_after_the_clock_time_left_and_only_enqueues():
     finally:
         s.stop()
     assert doc == g.to_dict()        # the job changed nothing itself
-
-
-def test_a_change_by_another_process_is_seen_within_seconds(tmp_path):
-    """`judge game ...` leaves DATA/store-changed after its commit; the
-    scheduler removes it and reads the games again (not waiting for the
-    periodic rescan), which plans a changed game at once."""
-    games: dict[str, dict] = {}
-    loads = []
-
-    def load():
-        loads.append(time.monotonic())
-        return dict(games)
-    work: queue.Queue = queue.Queue()
-    flag = tmp_path / "store-changed"
-    s = DeadlineScheduler(load, work.put, Clock(T0 + 3 * 24 * H), rescan_seconds=3600, changed_path=flag)
-    s.start()
-    try:
-        assert len(loads) == 1 and s.watch() is False
-        games["late"] = started("late").to_dict()        # its deadline has passed on the clock
-        flag.touch()                                     # what the command does after its commit
-        assert work.get(timeout=5) == Work("tick", "late", "S1901M")
-        assert not flag.exists() and len(loads) == 2
-    finally:
-        s.stop()

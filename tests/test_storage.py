@@ -1,10 +1,10 @@
-"""The store (BRIEF contract): TinyDB in one JSON file, atomic commits, one
-writer; and games stored and loaded unchanged."""
+"""The store: a folder of small TinyDB files (one per game, history one file
+per phase, judge-wide tables sharded by key), commits all-or-nothing through
+a journal, one writer; games stored and loaded unchanged, history apart."""
 
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import subprocess
 import sys
@@ -17,93 +17,135 @@ from judge.game import Game, HouseRules, Line, Settings
 from judge.rules.orders import (
     Build, BuildPriority, Disband, DisbandPriority, Hold, Move, RetreatPreference, Support,
 )
-from judge.storage import Store, StoreError, atomic, load_game, save_game
+from judge.storage import Store, StoreError, atomic, load_game, open_tinydb, save_game, save_gm
+from judge.storage.layout import SHARDS, place
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
 
 
 @pytest.fixture
-def path(tmp_path):
-    return tmp_path / "data" / "judge.json"
+def root(tmp_path):
+    return tmp_path / "data" / "store"
 
 
-def test_creates_file_and_directory(path):
-    Store(path)
-    assert json.loads(path.read_text()) == {}
+def files(root) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
 
 
-def test_put_get_all_delete(path):
-    store = Store(path)
+def test_creates_the_folder_with_its_version(root):
+    Store(root)
+    assert (root / "VERSION").read_text().strip() == "2"
+    (root / "VERSION").write_text("7\n")
+    with pytest.raises(StoreError, match="version '7'"):
+        Store(root)
+
+
+def test_a_one_file_store_is_not_taken_for_a_folder(tmp_path):
+    (tmp_path / "store").write_text("{}")
+    with pytest.raises(StoreError, match="judge store upgrade"):
+        Store(tmp_path / "store")
+
+
+def test_put_get_delete_by_key(root):
+    store = Store(root)
     with store.transaction() as tx:
-        tx.put("games", "g1", {"a": 1, "zh": "华沙"})
-        tx.put("games", "g2", {"b": [1, 2]})
-        tx.put("ledger", "<m1@x>", {"status": "done"})
-    assert store.get("games", "g1") == {"a": 1, "zh": "华沙"}
-    assert store.all("games") == {"g1": {"a": 1, "zh": "华沙"}, "g2": {"b": [1, 2]}}
-    assert store.get("games", "nope") is None
-    assert store.all("nothing") == {}
+        tx.put("ledger", "<m1@x>", {"status": "done", "zh": "华沙"})
+        tx.put("ledger", "<m2@x>", {"status": "ignored"})
+        tx.put("outbox", "<o1@judge>", {"to": ["a@example.org"]})
+    assert store.get("ledger", "<m1@x>") == {"status": "done", "zh": "华沙"}
+    assert store.get("ledger", "nope") is None
+    assert store.all("outbox") == {"<o1@judge>": {"to": ["a@example.org"]}}
     with store.transaction() as tx:
-        tx.delete("games", "g1")
-        tx.put("games", "g2", {"b": 3})
-        tx.delete("games", "never-there")
-    assert store.all("games") == {"g2": {"b": 3}}
-    assert Store(path).get("ledger", "<m1@x>") == {"status": "done"}   # another reader
+        tx.delete("ledger", "<m1@x>")
+        tx.put("ledger", "<m2@x>", {"status": "done"})
+        tx.delete("ledger", "never-there")
+    assert store.get("ledger", "<m1@x>") is None
+    assert Store(root).get("ledger", "<m2@x>") == {"status": "done"}     # another reader
 
 
-def test_put_copies_the_document(path):
-    store = Store(path)
+def test_keyed_tables_are_never_read_whole(root):
+    store = Store(root)
+    for table in ("ledger", "games", "gm", "addresses"):
+        with pytest.raises(StoreError, match="by key"):
+            store.all(table)
+
+
+def test_a_lookup_reads_one_small_file(root):
+    store = Store(root)
+    with store.transaction() as tx:
+        for i in range(2000):
+            tx.put("ledger", f"<m{i}@x>", {"status": "done", "at": "2030-01-01T00:00:00+00:00"})
+    sizes = [p.stat().st_size for p in (root / "tables" / "ledger").iterdir()]
+    assert len(sizes) > 1000 and max(sizes) < 1000      # 2,000 rows spread over the shards
+    assert place("ledger", "<m7@x>").path.startswith("tables/ledger/")
+    assert SHARDS["ledger"] >= 1024
+
+
+def test_put_copies_the_document(root):
+    store = Store(root)
     doc = {"a": [1]}
     with store.transaction() as tx:
-        tx.put("t", "k", doc)
+        tx.put("ledger", "k", doc)
         doc["a"].append(2)
-    assert store.get("t", "k") == {"a": [1]}
+    assert store.get("ledger", "k") == {"a": [1]}
 
 
-def test_bad_documents_are_refused(path):
-    store = Store(path)
-    with pytest.raises(StoreError, match="t/k"):
+def test_bad_documents_and_keys_are_refused(root):
+    store = Store(root)
+    with pytest.raises(StoreError, match="ledger/k"):
         with store.transaction() as tx:
-            tx.put("t", "k", {"when": datetime.now()})
+            tx.put("ledger", "k", {"when": datetime.now()})
     with pytest.raises(StoreError):
         with store.transaction() as tx:
-            tx.put("t", "", {})
-    assert store.all("t") == {}
+            tx.put("ledger", "", {})
+    with pytest.raises(StoreError, match="not a game name"):
+        with store.transaction() as tx:
+            tx.put("games", "../evil", {})
+    with pytest.raises(StoreError, match="no table"):
+        with store.transaction() as tx:
+            tx.put("nothing", "k", {})
+    assert store.get("ledger", "k") is None
 
 
-def test_one_atomic_replace_per_transaction(path, monkeypatch):
-    store = Store(path)
-    calls = []
-    real = os.replace
-    monkeypatch.setattr(atomic.os, "replace", lambda a, b: (calls.append(b), real(a, b)))
+def test_files_are_tinydb_databases(root):
+    store = Store(root)
     with store.transaction() as tx:
-        for i in range(5):
-            tx.put("games", f"g{i}", {"i": i})
-        tx.put("outbox", "m", {"to": "x@example.org"})
-    assert calls == [path]
-    with store.transaction():
-        pass   # nothing to write: no write
-    assert calls == [path]
+        tx.put("games", "g1", {"name": "g1"})
+        tx.put("gm", "g1", {"address": "gm@example.org"})
+        tx.put("accounts", "a@example.org", {"language": "zh-hans"})
+    db = open_tinydb(root / "games" / "g1" / "game.json")
+    assert db.table("live").get(doc_id="gm") == {"address": "gm@example.org"}
+    shard = root / place("accounts", "a@example.org").path
+    assert open_tinydb(shard).table("rows").get(doc_id="a@example.org") == {"language": "zh-hans"}
 
 
-def test_exception_in_transaction_writes_nothing(path):
-    store = Store(path)
+def test_exception_in_transaction_writes_nothing(root):
+    store = Store(root)
     with store.transaction() as tx:
         tx.put("games", "g", {"v": 1})
-    before = path.read_bytes()
+    before = files(root)
     with pytest.raises(RuntimeError):
         with store.transaction() as tx:
             tx.put("games", "g", {"v": 2})
             tx.put("games", "h", {"v": 3})
             raise RuntimeError("crash in the middle")
-    assert path.read_bytes() == before
-    assert store.all("games") == {"g": {"v": 1}}
+    assert files(root) == before and store.get("games", "g") == {"v": 1} and store.get("games", "h") is None
 
 
-def test_failed_replace_leaves_old_file(path, monkeypatch):
-    store = Store(path)
+def test_nothing_to_write_writes_nothing(root):
+    store = Store(root)
+    with store.transaction():
+        pass
+    before = files(root)
+    with store.transaction():
+        pass
+    assert files(root) == before and not list((root / "journal").iterdir())
+
+
+def test_failed_write_changes_nothing(root, monkeypatch):
+    store = Store(root)
     with store.transaction() as tx:
         tx.put("games", "g", {"v": 1})
-    before = path.read_bytes()
 
     def broken(src, dst):
         raise OSError(28, "No space left on device")
@@ -111,41 +153,107 @@ def test_failed_replace_leaves_old_file(path, monkeypatch):
     with pytest.raises(StoreError, match="No space left"):
         with store.transaction() as tx:
             tx.put("games", "g", {"v": 2})
-    assert path.read_bytes() == before
-    assert sorted(p.name for p in path.parent.iterdir()) == ["judge.json", "judge.json.lock"]
+            tx.put("ledger", "m", {"status": "done"})
+    monkeypatch.undo()
+    assert Store(root).get("games", "g") == {"v": 1} and Store(root).get("ledger", "m") is None
 
 
-def test_crash_between_temp_write_and_replace(path):
-    """A writer killed after writing and fsyncing the temp file but before the
-    rename: the old file is intact; the next transaction removes the stale temp."""
-    store = Store(path)
+def commit_in_child(root, fault: str, puts: list) -> subprocess.CompletedProcess:
+    child = textwrap.dedent(f"""
+        from judge.storage import Store
+        store = Store({str(root)!r})
+        with store.transaction() as tx:
+            for table, key, doc in {puts!r}:
+                tx.put(table, key, doc)
+    """)
+    env = dict(os.environ, JUDGE_FAULT=fault)
+    return subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=60, env=env)
+
+
+PUTS = [("phases", "g/0000", {"phase": "S1901M"}), ("ledger", "<m@x>", {"status": "done"}),
+        ("outbox", "<o@j>", {"status": "pending"}), ("games", "g", {"v": 2, "history_len": 1})]
+
+
+@pytest.mark.parametrize("fault", ["journal_written", "journal_applied_record:1", "journal_applied_table:1",
+                                   "journal_applied_table:2"])
+def test_a_commit_killed_half_way_is_finished_by_the_next_writer(root, fault):
+    """SIGKILL after the journal is durable and after each file it replaces
+    (a phase record, the judge-wide rows, the game's live state): a reader
+    sees the old game until the next writer applies the journal; then all of
+    the commit is there."""
+    store = Store(root)
+    with store.transaction() as tx:
+        tx.put("games", "g", {"v": 1, "history_len": 0})
+    proc = commit_in_child(root, fault, PUTS)
+    assert proc.returncode == -9, proc.stderr
+    assert len(list((root / "journal").glob("*.json"))) == 1
+    assert Store(root).get("games", "g") == {"v": 1, "history_len": 0}    # the live state is the last file
+    with Store(root).transaction():
+        pass                                                             # the next writer
+    fresh = Store(root)
+    assert fresh.get("games", "g") == {"v": 2, "history_len": 1}
+    assert fresh.get("phases", "g/0000") == {"phase": "S1901M"}
+    assert fresh.get("ledger", "<m@x>") == {"status": "done"} and fresh.get("outbox", "<o@j>")
+    assert not list((root / "journal").iterdir())
+    assert not [p for p in root.rglob(".*.tmp")]
+
+
+def test_a_commit_killed_while_writing_its_journal_changes_nothing(root):
+    """A journal cut short (the writer died half way through writing it) is
+    no commit: the next writer drops it, and no file was touched."""
+    store = Store(root)
     with store.transaction() as tx:
         tx.put("games", "g", {"v": 1})
-    before = path.read_bytes()
     child = textwrap.dedent(f"""
         import os
-        from judge.storage import Store, atomic
-        atomic.os.replace = lambda src, dst: os._exit(9)   # die just before the rename
-        store = Store({str(path)!r})
-        with store.transaction() as tx:
+        from judge.storage import Store, journal
+        real = journal.os.write
+        journal.os.write = lambda fd, data: (real(fd, data[:len(data) // 2]), os._exit(9))
+        with Store({str(root)!r}).transaction() as tx:
             tx.put("games", "g", {{"v": 2}})
-            tx.put("games", "h", {{"v": 3}})
+            tx.put("ledger", "m", {{"status": "done"}})
     """)
     proc = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 9, proc.stderr
-    assert path.read_bytes() == before
-    stale = list(path.parent.glob(".judge.json.*.tmp"))
-    assert len(stale) == 1 and json.loads(stale[0].read_text())["games"]   # the new data, never renamed
-    assert Store(path).all("games") == {"g": {"v": 1}}
+    assert len(list((root / "journal").iterdir())) == 1              # the torn journal
     with store.transaction() as tx:
-        tx.put("games", "h", {"v": 4})
-    assert not list(path.parent.glob(".judge.json.*.tmp"))
-    assert store.all("games") == {"g": {"v": 1}, "h": {"v": 4}}
+        tx.put("ledger", "n", {"status": "done"})
+    assert store.get("games", "g") == {"v": 1} and store.get("ledger", "m") is None
+    assert store.get("ledger", "n") == {"status": "done"} and not list((root / "journal").iterdir())
 
 
-def test_transaction_holds_the_writer_lock(path):
-    store = Store(path)
-    lock = path.with_name("judge.json.lock")
+def test_the_running_judges_commits_are_synced_later_and_survive_a_kill(root):
+    """With lazy_sync a commit fsyncs only its journal; the journals stay
+    until a checkpoint syncs the files. A writer killed before its
+    checkpoint leaves them, and the next writer applies them again: same files."""
+    child = textwrap.dedent(f"""
+        import os
+        from judge.storage import Store
+        store = Store({str(root)!r}, lazy_sync=True)
+        for i in range(5):
+            with store.transaction() as tx:
+                tx.put("games", "g", {{"v": i}})
+                tx.put("ledger", f"m{{i}}", {{"status": "done"}})
+        assert len(list(store.journal_dir.iterdir())) == 5
+        os._exit(9)
+    """)
+    proc = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 9, proc.stderr
+    assert len(list((root / "journal").glob("*.json"))) == 5
+    store = Store(root)
+    assert store.recover() == 5 and not list((root / "journal").iterdir())
+    assert store.get("games", "g") == {"v": 4} and all(store.get("ledger", f"m{i}") for i in range(5))
+    lazy = Store(root, lazy_sync=True)
+    with lazy.transaction() as tx:
+        tx.put("games", "g", {"v": 5})
+    assert len(list((root / "journal").iterdir())) == 1
+    lazy.checkpoint()
+    assert not list((root / "journal").iterdir()) and Store(root).get("games", "g") == {"v": 5}
+
+
+def test_transaction_holds_the_writer_lock(root):
+    store = Store(root)
+    lock = root / "writer.lock"
     with store.transaction():
         fd = os.open(lock, os.O_RDWR)
         try:
@@ -160,23 +268,26 @@ def test_transaction_holds_the_writer_lock(path):
         os.close(fd)
 
 
-def test_transactions_do_not_nest(path):
-    store = Store(path)
+def test_transactions_do_not_nest(root):
+    store = Store(root)
     with store.transaction():
         with pytest.raises(StoreError, match="nest"):
             with store.transaction():
                 pass
 
 
-def test_corrupt_file_is_reported(path):
-    store = Store(path)
-    path.write_text("{not json")
-    with pytest.raises(StoreError, match="judge.json"):
+def test_corrupt_file_is_reported(root):
+    store = Store(root)
+    with store.transaction() as tx:
+        tx.put("games", "g", {"v": 1})
+    game_file = root / "games" / "g" / "game.json"
+    game_file.write_text("{not json")
+    with pytest.raises(StoreError, match="game.json"):
         store.get("games", "g")
-    with pytest.raises(StoreError, match="judge.json"):
+    with pytest.raises(StoreError, match="game.json"):
         with store.transaction() as tx:
             tx.put("games", "g", {})
-    assert path.read_text() == "{not json"
+    assert game_file.read_text() == "{not json"
 
 
 def played_game() -> Game:
@@ -207,22 +318,79 @@ def played_game() -> Game:
     return g
 
 
-def test_game_round_trip(path):
+def test_game_round_trip_with_the_history_apart(root):
     game = played_game()
     assert [r.phase for r in game.history] == ["S1901M", "F1901M", "F1901R", "W1901A"]
     assert game.history[2].random_seed == "12345:F1901R"   # the default retreat was drawn
     assert game.orders and game.players["France"].addresses
-    store = Store(path)
+    store = Store(root)
     with store.transaction() as tx:
         save_game(tx, game)
-    loaded = load_game(Store(path), "round-trip")
+    live = store.get("games", "round-trip")
+    assert "history" not in live and live["history_len"] == 4
+    assert sorted(p.name for p in (root / "games" / "round-trip" / "phases").iterdir()) == \
+        ["0000.json", "0001.json", "0002.json", "0003.json"]
+    loaded = load_game(Store(root), "round-trip")
     assert loaded == game
     assert loaded.to_dict() == game.to_dict()
     assert load_game(store, "other") is None
 
 
-def test_malformed_game_is_reported(path):
-    store = Store(path)
+def test_reading_a_game_reads_no_history_until_asked(root):
+    game = played_game()
+    store = Store(root)
+    with store.transaction() as tx:
+        save_game(tx, game)
+    reads = []
+
+    class Counting:
+        def get(self, table, key):
+            reads.append(table)
+            return store.get(table, key)
+    loaded = load_game(Counting(), "round-trip")
+    assert reads == ["games"] and len(loaded.history) == 4
+    assert loaded.record("W1901A").phase == "W1901A" and reads.count("phases") == 1   # the newest only
+    assert loaded.history[0].phase == "S1901M" and reads.count("phases") == 2
+
+
+def test_a_record_is_written_once(root):
+    """A later phase adds its record and rewrites the small live state; the
+    records of earlier phases stay as they were (same inode, same bytes)."""
+    game = played_game()
+    store = Store(root)
+    with store.transaction() as tx:
+        save_game(tx, game)
+    first = root / "games" / "round-trip" / "phases" / "0000.json"
+    before = (first.stat().st_ino, first.read_bytes())
+    game = load_game(store, "round-trip")
+    game.process(T0 + timedelta(days=30))
+    with store.transaction() as tx:
+        save_game(tx, game)
+    assert (first.stat().st_ino, first.read_bytes()) == before
+    assert (root / "games" / "round-trip" / "phases" / "0004.json").exists()
+
+
+def test_indexes_follow_the_games(root):
+    store = Store(root)
+    game = Game.create("Alpha", now=T0, seed=1)
+    game.players["France"] = game.players["France"].__class__(("fr@example.org",), "h", "zh-hant")
+    with store.transaction() as tx:
+        save_game(tx, game)
+        save_gm(tx, "Alpha", {"address": "gm@example.org", "language": "en"})
+    assert store.get("names", "alpha") == {"name": "Alpha"}
+    assert store.get("addresses", "fr@example.org")["games"]["Alpha"] == \
+        {"role": "player", "power": "France", "language": "zh-hant"}
+    assert store.get("addresses", "gm@example.org")["games"]["Alpha"]["role"] == "gm"
+    row = store.all("catalogue")["Alpha"]
+    assert row["status"] == "forming" and row["free"] == 6 and row["phases"] == 0
+    game.players["France"] = game.players["France"].__class__()
+    with store.transaction() as tx:
+        save_game(tx, game)
+    assert store.get("addresses", "fr@example.org") is None
+
+
+def test_malformed_game_is_reported(root):
+    store = Store(root)
     with store.transaction() as tx:
         tx.put("games", "bad", {"name": "bad"})
     with pytest.raises(StoreError, match="games/bad"):

@@ -119,7 +119,7 @@ def test_at_the_end_of_grace_the_defaults_apply_and_the_nmr_is_recorded():
     step = turns.tick(g, T0 + 60 * H)
     [rec] = step.records
     italy = [r for r in rec.results if r.power == "Italy"]
-    assert {r.reason for r in italy} == {"no order"} and all(isinstance(r.order, Hold) for r in italy)
+    assert {r.reason.code for r in italy} == {"no_order"} and all(isinstance(r.order, Hold) for r in italy)
     assert g.schedule.nmr == {"Italy": 1} and g.schedule.missed == {"Italy": ("S1901M",)}
     assert step.notices[0].data["missed"] == {"S1901M": ["Italy"]}
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from judge.rules.reasons import Reason
 from judge.rules.victory import (
     EndVotes, VictoryResult, VictorySettings, centre_counts, check_victory, conditions_due,
     declare_ally, expire_votes, mutual_alliances, tally_votes, visible_votes, vote_concede,
@@ -37,13 +38,14 @@ def test_victory_check(case):
         assert check.result.kind == expect["result"]["kind"]
         assert check.result.sides == _sides(expect["result"]["sides"])
         assert check.result.phase == case["phase"]
-        assert check.result.reason.endswith(".")
+        assert check.result.reason.code == check.result.kind
+        assert check.result.reason.params["sides"] == check.result.sides
     else:
         assert check.result is None and not check.game_over
     if "tie" in expect:
         assert check.tie.kind == expect["tie"]["kind"]
         assert check.tie.sides == _sides(expect["tie"]["sides"])
-        assert "continues year by year" in check.tie.reason
+        assert check.tie.reason.code == check.tie.kind and check.tie.reason.params["sides"] == check.tie.sides
     else:
         assert check.tie is None
 
@@ -51,12 +53,11 @@ def test_victory_check(case):
 def test_reasons_name_the_winner_and_the_count():
     counts = {p: 0 for p in POWERS} | {"Russia": 18, "Turkey": 6}
     check = check_victory(VictorySettings(), counts, "W1907A", NOON)
-    assert check.result.reason == "Russia has 18 supply centres (18 needed) and wins alone."
+    assert check.result.reason == Reason("solo", sides=[["Russia"]], centres=[18], need=18)
     counts = {p: 0 for p in POWERS} | {"England": 10, "France": 9}
     check = check_victory(VictorySettings(alliance_centres=18), counts, "W1906A", NOON,
                           [frozenset({"France", "England"})])
-    assert check.result.reason == ("The alliance of England and France holds 19 supply centres, the most, "
-                                   "with 18 needed, and wins jointly.")
+    assert check.result.reason == Reason("alliance", sides=[["England", "France"]], centres=[19], need=18)
     assert check.result.winners == ("England", "France")
 
 
@@ -84,7 +85,7 @@ def test_wall_clock_end_between_phases_uses_the_last_fall():
     check = check_victory(settings, counts, "S1905M", end + timedelta(hours=3))
     assert check.result.kind == "most_centres_at_time" and check.result.winners == ("Germany",)
     assert check.result.at == end + timedelta(hours=3)
-    assert "2025-06-01 12:00 UTC" in check.result.reason
+    assert check.result.reason.params["end_at"] == "2025-06-01T12:00:00+00:00"
 
 
 def test_conditions_due():
@@ -141,7 +142,7 @@ def test_settings_round_trip_and_utc():
 def test_settings_for_map(std_map):
     assert VictorySettings.for_map(std_map).solo_centres == std_map.victory_centres == 18
     assert VictorySettings.for_map(std_map, alliance_centres=20).alliance_centres == 20
-    with pytest.raises(ValueError, match="34 supply centres"):
+    with pytest.raises(ValueError, match="above_map_centres.*total=34"):
         VictorySettings.for_map(std_map, alliance_centres=35)
 
 
@@ -156,8 +157,12 @@ def test_bad_settings_are_rejected(data):
 
 
 def test_result_round_trip():
-    result = VictoryResult("alliance", (("England", "France"),), "They win.", "W1906A", NOON)
+    sides = (("England", "France"),)
+    result = VictoryResult("alliance", sides, Reason("alliance", sides=sides, centres=[19], need=18), "W1906A", NOON)
     assert VictoryResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
+    # stored before reasons were codes: an English sentence
+    old = dict(result.to_dict(), reason="The alliance of England and France wins.")
+    assert VictoryResult.from_dict(old).reason == Reason("alliance", sides=sides)
 
 
 def test_centre_counts(std_map):
@@ -188,9 +193,9 @@ def test_no_alliance_has_three_members():
 
 
 def test_bad_alliance_declarations():
-    with pytest.raises(ValueError, match="itself"):
+    with pytest.raises(ValueError, match="ally_self"):
         declare_ally({}, "England", "England", POWERS)
-    with pytest.raises(ValueError, match="not a surviving power"):
+    with pytest.raises(ValueError, match="not_surviving"):
         declare_ally({}, "England", "Italy", {"England", "France"})
 
 
@@ -208,7 +213,7 @@ def test_draw_of_all_survivors_passes_when_everyone_votes():
     votes = vote_draw(votes, settings, "Russia", SURVIVORS)
     result = tally_votes(votes, SURVIVORS, "S1910M", NOON)
     assert result.kind == "draw" and result.winners == SURVIVORS and result.sides == (SURVIVORS,)
-    assert result.reason == "Every surviving power voted for the draw of England, France and Russia."
+    assert result.reason == Reason("draw", sides=[SURVIVORS])
 
 
 def test_nodraw_withdraws_a_vote():
@@ -221,7 +226,7 @@ def test_nodraw_withdraws_a_vote():
 
 
 def test_draw_must_include_every_survivor_by_default():
-    with pytest.raises(ValueError, match="includes every surviving power"):
+    with pytest.raises(ValueError, match="draw_all_survivors"):
         vote_draw(EndVotes(), VictorySettings(), "England", SURVIVORS, {"England", "France"})
 
 
@@ -238,9 +243,9 @@ def test_draw_of_a_subset_when_the_game_allows_it():
 
 
 @pytest.mark.parametrize("voter,members,match", [
-    ("Italy", None, "not a surviving power"),
-    ("England", {"England", "Italy"}, "not a surviving power"),
-    ("England", {"England"}, "at least two"),
+    ("Italy", None, "not_surviving.*voter"),
+    ("England", {"England", "Italy"}, "not_surviving.*draw_member"),
+    ("England", {"England"}, "draw_too_small"),
 ])
 def test_bad_draw_votes(voter, members, match):
     with pytest.raises(ValueError, match=match):
@@ -254,9 +259,9 @@ def test_concession_passes_when_all_others_concede():
     result = tally_votes(votes, SURVIVORS, "S1910M", NOON)
     assert result.kind == "concession" and result.sides == (("Russia",),)
     assert tally_votes(withdraw_concession(votes, "France"), SURVIVORS, "S1910M", NOON) is None
-    with pytest.raises(ValueError, match="itself"):
+    with pytest.raises(ValueError, match="concede_self"):
         vote_concede(votes, "Russia", "Russia", SURVIVORS)
-    with pytest.raises(ValueError, match="not a surviving power"):
+    with pytest.raises(ValueError, match="not_surviving"):
         vote_concede(votes, "Russia", "Italy", SURVIVORS)
 
 

@@ -76,7 +76,7 @@ def step_through(driver, game, phases: list[str], shots: dict[str, str] | None =
 def test_keyboard_steps_through_the_sample_game(browser, tmp_path):
     from selenium.webdriver.common.keys import Keys
     game = sample_game()
-    with serving(store_with(tmp_path / "judge.json", game)) as base:
+    with serving(store_with(tmp_path / "store", game)) as base:
         browser.get(base + "games/sample/")
         browser.find_element("css selector", 'a[data-phase="S1901M"]').click()
         step_through(browser, game, list(SAMPLE_PHASES), {"F1901M": "archive-sample-F1901M.png"})
@@ -93,7 +93,7 @@ def test_keyboard_steps_through_the_sample_game(browser, tmp_path):
 
 def test_chinese_pages_in_the_browser(browser, tmp_path):
     game = sample_game()
-    with serving(store_with(tmp_path / "judge.json", game)) as base:
+    with serving(store_with(tmp_path / "store", game)) as base:
         browser.get(base + "games/sample/F1901M/?lang=zh-hans")
         wait_for_phase(browser, "F1901M")
         assert browser.current_url == base + "zh-hans/games/sample/F1901M/"
@@ -110,7 +110,7 @@ def test_chinese_pages_in_the_browser(browser, tmp_path):
 def test_a_replayed_droidippy_game_can_be_browsed_phase_by_phase(browser, tmp_path):
     game = droidippy_game("droid2934")
     phases = [r.phase for r in game.history] + [game.position.phase]
-    with serving(store_with(tmp_path / "judge.json", game)) as base:
+    with serving(store_with(tmp_path / "store", game)) as base:
         browser.get(base + "games/")
         browser.find_element("css selector", 'a.game[href="droid2934/"]').click()
         browser.find_element("css selector", f'a[data-phase="{phases[0]}"]').click()

@@ -16,7 +16,7 @@ import pytest
 
 from browser.sample import sample_game
 from browser.serving import serving, store_with
-from judge.archive import Site, export_game
+from judge.archive import site_of, export_game
 from judge.storage import save_game
 
 
@@ -37,11 +37,11 @@ def fetch(url: str, method: str = "GET"):
 
 @pytest.fixture()
 def store(tmp_path):
-    return store_with(tmp_path / "judge.json", sample_game())
+    return store_with(tmp_path / "store", sample_game())
 
 
 def test_served_pages_equal_the_rendered_ones(store):
-    site = Site(lambda: store.all("games"))
+    site = site_of(store)
     with serving(store) as base:
         for path in ("", "games/", "games/sample/", "games/sample/S1901M/", "zh-hans/games/sample/F1901R/",
                      "zh-hant/games/sample/F1902M/", "static/archive.js", "static/archive.css"):
@@ -79,8 +79,9 @@ def test_pages_follow_the_data_file(store):
 
 
 def test_a_broken_game_document_gives_an_error_page_and_the_server_goes_on(store):
-    with store.transaction() as tx:
+    with store.transaction() as tx:          # a game file damaged by hand, still in the catalogue
         tx.put("games", "broken", {"name": "broken"})
+        tx.put("catalogue", "broken", dict(store.get("catalogue", "sample"), phases=0))
     with serving(store) as base:
         status, _, body = fetch(base + "games/broken/")
         assert status == 500 and b"500 internal error" in body

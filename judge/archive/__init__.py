@@ -11,8 +11,8 @@ and scores), ``records`` (recorded games played as games), ``i18n``
 
 from .export import check_export, export_game
 from .records import game_from_record
-from .site import Site
+from .site import Site, site_of
 from .text import history_text, map_svg, summary_text
 
-__all__ = ["Site", "check_export", "export_game", "game_from_record", "history_text", "map_svg",
+__all__ = ["Site", "site_of", "check_export", "export_game", "game_from_record", "history_text", "map_svg",
            "summary_text"]

@@ -22,7 +22,7 @@ Shape (``"format": "judge-archive/1"``)::
                 "sides": [[power, ...], ...]   winning sides (a draw: one side, its members),
                 "winners": [power, ...]        every power of the sides, sorted,
                 "shared": bool                 more than one side shares the win,
-                "reason": English sentence,
+                "reason": {"code": ..., params}  why (judge.rules.reasons, a victory kind),
                 "phase": the phase the game ended in (the current phase; never adjudicated),
                 "at": ISO 8601 UTC},
      "scores": null while the game runs, else
@@ -30,7 +30,8 @@ Shape (``"format": "judge-archive/1"``)::
                         "items": [{"code", "points", "coins"}]}}}
 
 Positions, orders and results use the storage codec's forms
-(:mod:`judge.game.codec`); SC ownership is each position's ``sc_owners``.
+(:mod:`judge.game.codec`; a result's ``reason`` is a code with its params,
+``{"code": "bounced"}``); SC ownership is each position's ``sc_owners``.
 ``result`` and ``scores`` are those of the end-of-game mail
 (:func:`judge.game.final_report.final_data`, ``RULES.md`` §4-5): scores under
 the game's ``settings.scoring.system``, with the GM's passive rulings and the
@@ -50,7 +51,7 @@ from ..game.resolve import remove_units
 from ..game.settings import Settings
 from ..maps import load_map
 from ..notation.format import format_order
-from ..render import phase_title
+from ..text import phase_title
 from ..replay import play_phase
 from ..rules.orders import Disband, Move, Retreat
 from ..rules.phase import Phase
@@ -83,14 +84,15 @@ def export_game(game: Game) -> dict:
             "position_after": position_to_dict(rec.position_after),
             "sc_counts": rec.position_after.centre_counts(),
             "random_seed": rec.random_seed,
+            "press": [dict(p) for p in rec.press],
         } for rec in game.history],
         "current": {"phase": game.position.phase, "position": position_to_dict(game.position),
-                    "sc_counts": game.position.centre_counts()},
+                    "sc_counts": game.position.centre_counts(), "press": [dict(p) for p in game.press]},
         "result": None if end is None else {
             "kind": end["result"]["kind"], "sides": end["result"]["sides"],
             "winners": sorted({p for side in end["result"]["sides"] for p in side}),
             "shared": end["result"]["shared"], "reason": end["result"]["reason"],
-            "phase": end["phase"], "at": time_to_str(end["at"])},
+            "phase": game.ending.result.phase, "at": time_to_str(end["at"])},
         "scores": None if end is None else end["scores"],
     }
 

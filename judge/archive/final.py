@@ -14,45 +14,22 @@ from datetime import datetime
 
 from ..game import Game
 from ..game.final_report import final_data
-from ..render import phase_title
-from ..rules.scoring import C_DIPLO, DSS, HOUSE, SUM_OF_SQUARES
-from ..rules.victory import ALLIANCE, AT_PHASE, AT_TIME, CONCESSION, DRAW, SOLO
-from .i18n import check_lang, gettext
-from .views import N_, join_list, names_of
+from ..text import Words, phase_title
+from ..text.catalogue import check_lang, gettext
+from ..text.reasons import SYSTEMS
+from ..text.reports import KINDS, result_sentence
+from ..text.catalogue import N_
+from .views import TIME_FORMAT, join_list, names_of
 
-KINDS = {SOLO: N_("Solo victory"), ALLIANCE: N_("Alliance victory"),
-         AT_PHASE: N_("Most supply centres after the last year"),
-         AT_TIME: N_("Most supply centres at the end time"), DRAW: N_("Draw"),
-         CONCESSION: N_("Concession")}
-SENTENCES = {
-    SOLO: N_("%(winners)s wins alone with %(n)d supply centres."),
-    SOLO + "+": N_("%(winners)s reached %(need)d supply centres at the same time and share the win."),
-    ALLIANCE: N_("The alliance of %(winners)s wins jointly with %(n)d supply centres."),
-    ALLIANCE + "+": N_("The alliances %(winners)s met the alliance condition at the same time "
-                       "and share the win."),
-    AT_PHASE: N_("The game ended after Fall %(year)d; %(winners)s has the most supply centres "
-                 "(%(n)d) and wins."),
-    AT_PHASE + "+": N_("The game ended after Fall %(year)d; %(winners)s share the most supply "
-                       "centres (%(n)d) and the win."),
-    AT_TIME: N_("The game's end time has come; %(winners)s has the most supply centres (%(n)d) "
-                "and wins."),
-    AT_TIME + "+": N_("The game's end time has come; %(winners)s share the most supply centres "
-                      "(%(n)d) and the win."),
-    DRAW: N_("The game is drawn between %(winners)s."),
-    CONCESSION: N_("The other powers conceded the game to %(winners)s, who wins."),
-}
-"""The result in a sentence, by kind (``+``: tied sides share the win)."""
-SYSTEMS = {HOUSE: N_("house rules, Appendix 2"), DSS: N_("draw-size scoring"),
-           SUM_OF_SQUARES: N_("sum of squares"), C_DIPLO: "C-Diplo"}
-"""Scoring systems (``C-Diplo`` is a name: the same in every language)."""
 ITEMS = {"centres": N_("SCs"), "solo_bonus": N_("solo win"), "alliance_bonus": N_("alliance win"),
-         "leader_reward": N_("leader's reward"), "best_strategy": N_("best strategy"),
-         "best_diplomacy": N_("best diplomacy"), "passive_forfeit": N_("forfeited (passive)"),
-         "passive_fine": N_("fine"), "share": N_("share of the win"), "solo": N_("solo"),
+         "leader_reward": N_("leader's reward"), "best_strategy": N_("best strategy award"),
+         "best_diplomacy": N_("best diplomacy award"), "passive_forfeit": N_("forfeited (passive play)"),
+         "passive_fine": N_("fine"), "share": N_("share of the win"), "no_share": N_("not a winner"),
+         "solo": N_("solo win"),
          "squares": N_("sum of squares"), "participation": N_("participation"),
          "place_bonus": N_("place bonus"), "advisor": N_("advisor")}
 """Score items (:class:`judge.rules.scoring.ScoreItem` codes)."""
-AWARDS = {"best_strategy": N_("Best strategy"), "best_diplomacy": N_("Best diplomacy")}
+AWARDS = {"best_strategy": N_("Best strategy award"), "best_diplomacy": N_("Best diplomacy award")}
 
 
 @dataclass(frozen=True)
@@ -77,7 +54,7 @@ class EndView:
     """How a finished game ended, in ``lang``: ``kind`` (a
     :data:`judge.rules.victory.KINDS` code) and its ``kind_label``,
     ``winners`` (power labels; draw members for a draw), ``sentence`` (the
-    result said in ``lang``), ``reason`` (the judge's English record of it),
+    result said in ``lang``), ``reason`` (the same in English, for records),
     ``phase``/``title`` (the phase it ended in) and ``at`` (UTC), the scoring
     ``system`` label, ``rows`` (map order), ``unowned`` SC names, ``awards``
     ``[(award, text)]`` and ``passive`` sentences."""
@@ -112,12 +89,7 @@ def end_view(game: Game, lang: str = "en") -> EndView | None:
 
     sides = result["sides"]
     winners = [p for side in sides for p in side]
-    shared = "+" if result["shared"] and result["kind"] in (SOLO, ALLIANCE, AT_PHASE, AT_TIME) else ""
-    sentence = _(SENTENCES[result["kind"] + shared]) % {
-        "winners": powers(winners) if len(sides) == 1 or all(len(s) == 1 for s in sides)
-        else ("; " if lang == "en" else "；").join(powers(s) for s in sides),
-        "n": sum(counts[p] for p in sides[0]), "need": data["solo_centres"] or 0,
-        "year": data["end_year"]}
+    sentence = result_sentence(data, Words(game.map_name, lang), data["timezone"])
 
     def place_names(power: str) -> tuple[str, ...]:
         return tuple(sorted(names.province_name(sc, lang) for sc in data["centres"].get(power, ())))
@@ -133,7 +105,7 @@ def end_view(game: Game, lang: str = "en") -> EndView | None:
         "power": names.power_name(p, lang), "fine": r["fine"],
         "phases": join_list(r["missed"], lang) or _("none")} for p, r in data["passive"].items())
     return EndView(result["kind"], _(KINDS[result["kind"]]), tuple(names.power_name(p, lang) for p in winners),
-                   sentence, result["reason"], data["phase"], phase_title(data["phase"], lang), data["at"],
+                   sentence, result_sentence(data, Words(game.map_name, "en"), "UTC"), data["phase"], phase_title(data["phase"], lang), data["at"],
                    _(SYSTEMS[data["scoring"]]), rows, place_names(""), awards, passive)
 
 
@@ -165,6 +137,8 @@ def _award(outcome: dict, powers, lang: str) -> str:
         notes.append(_("tied: %(powers)s") % {"powers": powers(outcome["tied"])})
     if outcome["by_gm"]:
         notes.append(_("named by the GM"))
+    if outcome.get("open_until"):            # nothing is shown before the vote closes (issue 13 point 5)
+        return _("the leaders vote until %(when)s") % {"when": outcome["open_until"].strftime(TIME_FORMAT)}
     head = powers(outcome["winners"]) if outcome["winners"] else _("to be named by the GM")
     if not notes:
         return head

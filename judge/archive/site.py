@@ -14,7 +14,7 @@ Paths (no leading slash; the English pages have no prefix, the Chinese ones
 
 Pages link to each other by relative URLs, so a built archive works under
 any folder of any web server. Templates: ``templates/web/*.html`` (Jinja2 with
-the i18n extension; catalogues in :mod:`.i18n`).
+the i18n extension; the one catalogue of :mod:`judge.text.catalogue`).
 """
 
 from __future__ import annotations
@@ -31,13 +31,18 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from ..game import Game
-from ..notation.names import LANGS
+from ..game.codec import time_from_str
+from ..maps import load_map, load_names
+from ..notation.names import LANGS, name_index
 from ..render import load_geometry, render_svg
 from ..rules.phase import Phase
 from .export import export_game
-from .final import end_view
-from .i18n import LANG_LABELS, WEB_TEMPLATES, translations
-from .views import TIME_FORMAT, game_view, names_of, phase_view, phases
+from .final import KINDS, end_view
+from ..text.catalogue import LANG_LABELS, TEMPLATES_DIR, gettext, translations
+from ..text.reports import map_words
+from .views import TIME_FORMAT, game_view, names_of, phase_title, phase_view, phases
+
+WEB_TEMPLATES = TEMPLATES_DIR / "web"
 
 STATIC = {"static/archive.css": "text/css; charset=utf-8",
           "static/archive.js": "text/javascript; charset=utf-8"}
@@ -73,11 +78,14 @@ def relative(frm: str, to: str) -> str:
 
 
 class Site:
-    """The archive of the games ``documents()`` returns (``{name: game
-    document}``, e.g. ``lambda: store.all("games")``; read again for every page)."""
+    """The archive of the games of a store: ``catalogue()`` gives the
+    catalogue index (``{name: row}``, :mod:`judge.storage.indexes`; the list
+    of games is made from it alone) and ``game(name)`` a game, or None (its
+    history read as the pages need it). Both are asked again for every page.
+    :func:`site_of` makes a Site of a :class:`~judge.storage.Store`."""
 
-    def __init__(self, documents: Callable[[], dict[str, dict]]):
-        self.documents = documents
+    def __init__(self, catalogue: Callable[[], dict[str, dict]], game: Callable[[str], Game | None]):
+        self.catalogue, self.load = catalogue, game
 
     # ---- routing -----------------------------------------------------------------
     def render(self, path: str) -> Page:
@@ -124,8 +132,10 @@ class Site:
     def paths(self) -> list[str]:
         """Every path of the archive, for a static build."""
         out = list(STATIC)
-        for name, doc in sorted(self.documents().items()):
-            game = Game.from_dict(doc)
+        for name in sorted(self.catalogue()):
+            game = self.load(name)
+            if game is None:
+                continue
             out.append(f"games/{name}.json")
             for lang in LANGS:
                 out.append(lang_path(lang, f"games/{name}/"))
@@ -148,21 +158,20 @@ class Site:
 
     # ---- pages -------------------------------------------------------------------
     def _game(self, name: str) -> Game | None:
-        doc = self.documents().get(name)
-        return None if doc is None else Game.from_dict(doc)
+        return self.load(name) if name in self.catalogue() else None
 
     def _index(self, lang: str) -> list[dict]:
+        """The list of games, from the catalogue alone (no game is read)."""
+        _ = gettext(lang)
         rows = []
-        for name, doc in sorted(self.documents().items()):
-            game = Game.from_dict(doc)
-            if not game.settings.access.listed:        # unlisted (issue 12): only who knows its address finds it
+        for name, row in sorted(self.catalogue().items()):
+            if not row.get("listed", True):        # unlisted (issue 12): only who knows its address finds it
                 continue
-            view = game_view(game, lang)
-            end = end_view(game, lang)
-            rows.append({"name": name, "title": view.title, "phases": len(game.history),
-                         "over": end.kind_label if end else None,
-                         "last": game.history[-1].processed_at if game.history else None,
-                         "counts": [(label, n) for (_p, label, _pl), n in zip(view.powers, view.years[-1].counts)
+            names = name_index(load_map(row["map"]), load_names(row["map"]))
+            rows.append({"name": name, "title": phase_title(row["phase"], lang), "phases": row.get("phases", 0),
+                         "over": _(KINDS[row["result"]]) if row.get("result") in KINDS else None,
+                         "last": time_from_str(row.get("last")),
+                         "counts": [(names.power_name(p, lang), n) for p, n in (row.get("centres") or {}).items()
                                     if n]})
         return rows
 
@@ -176,7 +185,8 @@ class Site:
         view = phase_view(game, phase, lang)
         order = phases(game)
         i = order.index(phase)
-        svg = render_svg(game.map, names_of(game), view.position, view.results, lang)
+        svg = render_svg(game.map, names_of(game), view.position, view.results, lang,
+                         words=map_words(view.position.phase, lang))
         nav = {"prev": order[i - 1] if i > 0 else None,
                "next": order[i + 1] if i + 1 < len(order) else None,
                "index": i + 1, "count": len(order)}
@@ -216,3 +226,9 @@ def _environment(lang: str) -> Environment:
     env.install_gettext_translations(translations(lang), newstyle=True)
     return env
 
+
+
+def site_of(store) -> Site:
+    """The archive of a :class:`judge.storage.Store` (every game in its catalogue)."""
+    from ..storage import load_game
+    return Site(lambda: store.all("catalogue"), lambda name: load_game(store, name))

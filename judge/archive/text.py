@@ -5,74 +5,45 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..game import Game, GameError
 from ..render import render_svg
 from ..rules.phase import Phase
+from ..text import Words
+from ..text.catalogue import N_, check_lang, gettext
+from ..text.reports import map_words, phase_text
 from .final import end_view
-from .i18n import check_lang, gettext
-from .views import (TIME_FORMAT, N_, PhaseView, game_view, join_list, names_of, phase_view,
-                    player_label)
+from .views import game_view, join_list, names_of, phase_view, player_label
 
 CHANGES = {"joined": N_("joined"), "left": N_("left the game"), "ejected": N_("removed by the GM"),
            "replaced": N_("opened to a replacement by the GM")}
 
 
 def history_text(game: Game, from_phase: str | None = None, to_phase: str | None = None,
-                 lang: str = "en") -> str:
+                 lang: str = "en", names: str | None = None, templates: Path | None = None) -> str:
     """The results of the adjudicated phases from ``from_phase`` to ``to_phase``
     (inclusive; phase names like ``S1901M``; default the first and the last) as
-    the results mails said them, oldest first. Raises
+    the results mails said them (the template ``results/phase.txt``: a
+    judgekeeper's copy in ``templates`` is taken first), names in the name set
+    ``names`` (default: the game's), oldest first. Raises
     :class:`~judge.game.GameError` for a bad phase name or an empty range,
     ValueError for an unknown language."""
-    _ = gettext(check_lang(lang))
+    check_lang(lang)
+    w = Words(game.map_name, lang, names or game.settings.names)
     lo, hi = (_phase_key(p) if p else None for p in (from_phase, to_phase))
     picked = [r.phase for r in game.history
               if (lo is None or Phase.parse(r.phase).sort_key() >= lo)
               and (hi is None or Phase.parse(r.phase).sort_key() <= hi)]
     if not picked:
-        raise GameError(_("game %(game)s has no adjudicated phase in that range") % {"game": game.name})
-    views = [phase_view(game, p, lang) for p in picked]
-    parts = [phase_text(v) for v in views]
-    last = views[-1]
+        raise GameError("no_phase_range", game=game.name)
+    parts = [phase_text(game, p, w, templates) for p in picked]
+    last = game.record(picked[-1]).position_after.phase
     if game.finished and picked[-1] == game.history[-1].phase:
-        parts.append(_("Game over"))          # no next phase after the last one of a finished game
+        parts.append(w(N_("Game over")))          # no next phase after the last one of a finished game
     else:
-        parts.append(_("Next phase: %(title)s (%(phase)s)") % {"title": last.next_title, "phase": last.next_phase})
+        parts.append(w(N_("Next phase: %(title)s (%(phase)s)"), title=w.phase(last), phase=last))
     return "\n\n".join(parts) + "\n"
-
-
-def phase_text(view: PhaseView) -> str:
-    """One adjudicated phase as text: orders with results and reasons,
-    dislodged units and their retreats, SC ownership after a Fall, adjustments due."""
-    _, lang = gettext(view.lang), view.lang
-    colon = ": " if lang == "en" else "："
-    lines = [_("Game %(game)s: %(title)s (%(phase)s), adjudicated %(when)s") % {
-        "game": view.game, "title": view.title, "phase": view.phase,
-        "when": view.processed_at.strftime(TIME_FORMAT)}]
-    if view.random_seed:
-        lines.append(_("Random choices seeded with %(seed)s.") % {"seed": repr(view.random_seed)})
-    lines += ["", _("Orders") + colon.rstrip()]
-    for po in view.orders:
-        for row in po.rows:
-            notes = ("  (" + "; ".join(row.notes) + ")" if lang == "en" else "（" + "；".join(row.notes) + "）") \
-                if row.notes else ""
-            lines.append(f"{po.label}{colon}{row.text}{'.' if lang == 'en' else '。'}{notes}")
-        lines += [f"{po.label}{colon}{note}" for note in po.notes]
-    if not view.orders:
-        lines.append(_("(none)"))
-    if view.dislodged:
-        lines += ["", _("Dislodged units") + colon.rstrip()] + list(view.dislodged)
-    if view.sc_changed or view.phase.endswith("A"):
-        lines += ["", _("Supply centres") + colon.rstrip()]
-        for row in view.centres:
-            if row.count:
-                lines.append(f"{row.label}{colon}{row.count:2}  {join_list(row.names, lang)}")
-        if view.unowned:
-            lines.append(f"{_('Unowned')}{colon}{len(view.unowned):2}  {join_list(view.unowned, lang)}")
-    if view.adjustments:
-        lines += ["", _("Adjustments due") + colon.rstrip()]
-        lines += [f"{label}{colon}{text}" for label, text in view.adjustments]
-    return "\n".join(lines)
 
 
 def summary_text(game: Game, lang: str = "en") -> str:
@@ -113,12 +84,13 @@ def map_svg(game: Game, phase: str | None = None, lang: str = "en", width: int =
     orders and results drawn, or (default) the current position. Raises
     :class:`~judge.game.GameError` for a phase the game has not reached."""
     view = phase_view(game, phase or game.position.phase, lang)
-    return render_svg(game.map, names_of(game), view.position, view.results, lang, width)
+    return render_svg(game.map, names_of(game), view.position, view.results, lang, width,
+                      words=map_words(view.position.phase, lang))
 
 
 def _phase_key(name: str) -> tuple[int, int]:
     try:
         return Phase.parse(name).sort_key()
     except ValueError as e:
-        raise GameError(str(e)) from None
+        raise GameError.wrap(e) from None
 

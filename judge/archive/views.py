@@ -16,32 +16,20 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..game import Game, GameError, PhaseRecord
+from ..game.codec import time_from_str
 from ..game.records import DEFAULT, LIST
+from ..game.results import unused_builds
 from ..game.sequence import adjustments_due
 from ..maps import load_names
 from ..notation.format import format_order
 from ..notation.names import NameIndex, name_index
-from ..render import phase_title
-from ..rules.orders import (BOUNCED, CUT, DISLODGED, DISRUPTED, FAILS, ILLEGAL, NO_CONVOY,
-                            SUCCEEDS, VOID, Build, Waive)
+from ..rules.orders import FAILS, ILLEGAL, SUCCEEDS, VOID, Build, Waive
 from ..rules.phase import Phase
 from ..rules.position import Position
-from .i18n import check_lang, gettext
-
-
-def N_(text: str) -> str:
-    """Marks a text for the catalogues; translated where it is shown."""
-    return text
-
+from ..text import Words, phase_title
+from ..text.catalogue import N_, check_lang, gettext
 
 OUTCOMES = {SUCCEEDS: N_("succeeds"), FAILS: N_("fails"), ILLEGAL: N_("illegal"), VOID: N_("void")}
-REASONS = {
-    BOUNCED: N_("bounced"), CUT: N_("cut"), DISLODGED: N_("dislodged"),
-    DISRUPTED: N_("disrupted"), NO_CONVOY: N_("no convoy"), "no order": N_("no order"),
-    "civil disorder": N_("civil disorder"),
-}
-"""Reasons the rules core gives as words (``judge.rules.orders``); other
-reasons are English sentences and are shown as they are."""
 SOURCES = {LIST: N_("from standing list"), DEFAULT: N_("judge's default")}
 TIME_FORMAT = "%Y-%m-%d %H:%M UTC"
 
@@ -95,6 +83,17 @@ class CentreRow:
 
 
 @dataclass(frozen=True)
+class PressItem:
+    """A broadcast as the archive shows it: ``sender`` (the power's name in
+    the reader's language, "GM", or "anonymous" for grey press), ``at``
+    (UTC) and the ``text``."""
+
+    sender: str
+    at: datetime | None
+    text: str
+
+
+@dataclass(frozen=True)
 class PhaseView:
     """One phase of a game. ``position`` is the board the phase started from
     (what the map draws) and ``results`` its results (empty before
@@ -122,7 +121,8 @@ class PhaseView:
     next_title: str
     random_seed: str | None = None
     press: tuple = ()
-    """Public press of the phase: none yet (the game model keeps no press)."""
+    """Public press (broadcasts) sent during the phase, oldest first:
+    :class:`PressItem` each."""
     game_over: bool = False
     """True for the phase a finished game ended in: its position is the final
     one and its orders were never adjudicated."""
@@ -177,7 +177,7 @@ def phase_view(game: Game, phase: str, lang: str = "en") -> PhaseView:
     try:
         wanted = str(Phase.parse(phase))
     except ValueError as e:
-        raise GameError(str(e)) from None
+        raise GameError.wrap(e) from None
     if wanted == game.position.phase:
         pos = game.position
         centres, unowned = _centres(game, pos, names, lang)
@@ -186,7 +186,7 @@ def phase_view(game: Game, phase: str, lang: str = "en") -> PhaseView:
             adjudicated=False, processed_at=None, position=pos, after=pos, results=(), orders=(),
             dislodged=_dislodged(pos, names, lang), centres=centres, unowned=unowned,
             sc_changed=False, adjustments=(), next_phase=wanted, next_title=phase_title(wanted, lang),
-            game_over=game.finished)
+            press=_press(game.press, names, lang), game_over=game.finished)
     rec = game.record(wanted)
     after = rec.position_after
     centres, unowned = _centres(game, after, names, lang)
@@ -196,8 +196,11 @@ def phase_view(game: Game, phase: str, lang: str = "en") -> PhaseView:
         results=tuple(rec.results), orders=_orders(game, rec, names, lang),
         dislodged=_dislodged(after, names, lang), centres=centres, unowned=unowned,
         sc_changed=_ends_fall(rec),
-        adjustments=_adjustments(game, after, names, lang) if after.phase.endswith("A") else (),
-        next_phase=after.phase, next_title=phase_title(after.phase, lang), random_seed=rec.random_seed)
+        # the game ended after this phase: no Winter is played, so no adjustments are due
+        adjustments=_adjustments(game, after, names, lang)
+        if after.phase.endswith("A") and not (game.finished and rec is game.history[-1]) else (),
+        next_phase=after.phase, next_title=phase_title(after.phase, lang), random_seed=rec.random_seed,
+        press=_press(rec.press, names, lang))
 
 
 def game_view(game: Game, lang: str = "en") -> GameView:
@@ -265,23 +268,18 @@ def _ends_fall(rec: PhaseRecord) -> bool:
 
 def _orders(game: Game, rec: PhaseRecord, names: NameIndex, lang: str) -> tuple[PowerOrders, ...]:
     _ = gettext(lang)
+    w = Words(game.map_name, lang)
     gm = game.map
     sources = {(p, e.order): e.source for p, es in rec.orders.items() for e in es if not e.replaced}
     rows: dict[str, list[OrderRow]] = {}
     for r in rec.results:
         text = format_order(r.order, names, lang) if r.order is not None else _("(no order)")
-        notes = _result_notes(r, lang)
+        notes = _result_notes(r, w)
         src = SOURCES.get(sources.get((r.power, r.order)))
         if src:
             notes.append(_(src))
         rows.setdefault(r.power, []).append(OrderRow(text, r.outcome, tuple(notes)))
-    unused: dict[str, str] = {}
-    if Phase.parse(rec.phase).kind == "A":
-        for power, n in adjustments_due(gm, rec.position_before).items():
-            used = sum(1 for r in rec.results if r.power == power and r.ok
-                       and isinstance(r.order, (Build, Waive)))
-            if n > used:
-                unused[power] = _("%(n)d build(s) not used") % {"n": n - used}
+    unused = {p: _("%(n)d build(s) not used") % {"n": n} for p, n in unused_builds(gm, rec).items()}
     out = []
     for power in gm.powers:
         written = tuple(
@@ -294,10 +292,10 @@ def _orders(game: Game, rec: PhaseRecord, names: NameIndex, lang: str) -> tuple[
     return tuple(out)
 
 
-def _result_notes(r, lang: str) -> list[str]:
-    _ = gettext(lang)
+def _result_notes(r, w: Words) -> list[str]:
+    _ = w.gettext
     notes = []
-    reason = _(REASONS[r.reason]) if r.reason in REASONS else r.reason
+    reason = w.reason(r.reason) if r.reason is not None else None
     if r.outcome == FAILS:
         notes.append(reason or _("fails"))
     elif r.outcome in (ILLEGAL, VOID):
@@ -354,3 +352,13 @@ def _adjustments(game: Game, pos: Position, names: NameIndex, lang: str) -> tupl
     return tuple((names.power_name(p, lang),
                   (_("builds %(n)d") if n > 0 else _("removes %(n)d")) % {"n": abs(n)})
                  for p, n in adjustments_due(game.map, pos).items())
+
+
+def _press(items, names, lang: str) -> tuple[PressItem, ...]:
+    _ = gettext(lang)
+    out = []
+    for p in items:
+        who = _("anonymous") if p.get("grey") else _("the GM") if p.get("sender") is None \
+            else names.power_name(p["sender"], lang)
+        out.append(PressItem(who, time_from_str(p.get("at")), p.get("text", "")))
+    return tuple(out)

@@ -1,7 +1,7 @@
 """``judge archive build|export|import``: the archive as static files, one
 game as JSON, and a recorded game (``shared/games``) stored as a game.
 
-The data file is ``DIR/judge.json``, the store ``judge serve`` uses: DIR from
+The data folder is the one ``judge serve`` uses: DIR from
 ``--data``, else the ``data_dir`` of ``--config FILE``, else ``JUDGE_DATA``,
 else ``./judge-data`` (as for ``judge game``).
 """
@@ -12,6 +12,8 @@ import argparse
 import json
 import sys
 from pathlib import Path
+
+from .work import store_action
 
 
 def register(sub) -> None:
@@ -52,11 +54,11 @@ def open_store(args):
 
 
 def run_build(args) -> int:
-    from ..archive import Site
+    from ..archive import site_of
     from ..storage import StoreError
     try:
         store = open_store(args)
-        n = Site(lambda: store.all("games")).write(Path(args.directory))
+        n = site_of(store).write(Path(args.directory))
     except (OSError, StoreError, ValueError, KeyError) as e:
         print(f"judge archive build: {e}", file=sys.stderr)
         return 2
@@ -84,19 +86,18 @@ def run_import(args) -> int:
     from ..game import GameError
     from ..maps import load_map
     from ..replay import RecordError, read_record
-    from ..storage import StoreError, load_game, save_game
+    from .submit import run_command
     try:
-        store = open_store(args)
         game = game_from_record(read_record(args.file, load_map("standard")), args.name, args.rules)
-        with store.transaction() as tx:
-            if load_game(store, args.name) is not None:
-                print(f"judge archive import: a game {args.name!r} exists already", file=sys.stderr)
-                return 1
-            save_game(tx, game)
-    except (OSError, StoreError, RecordError, GameError, ValueError) as e:
+    except (OSError, RecordError, GameError, ValueError) as e:
         print(f"judge archive import: {e}", file=sys.stderr)
         return 2
-    from .game import tell_daemon
-    tell_daemon(args)
-    print(f"judge archive import: {args.name}: {len(game.history)} phases, now {game.position.phase}")
-    return 0
+    return run_command(args, "archive import", {"game": game.to_dict(), "file": str(args.file)},
+                       prog="judge archive import")
+
+
+@store_action("archive import")
+def import_game(db, now, args) -> str:
+    from .work import take_in
+    game = take_in(db, args.game)
+    return f"judge archive import: {game.name}: {len(game.history)} phases, now {game.position.phase}"

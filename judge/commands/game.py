@@ -2,13 +2,15 @@
 process and show it; change its settings; the end-of-game commands (alliances,
 draws, concessions, award votes) for a power, and the GM's rulings and scores.
 
-The data file is ``DIR/judge.json``, the store ``judge serve`` uses: DIR
-from ``--data``, else the ``[judge] data_dir`` of ``--config FILE``, else the
-``JUDGE_DATA`` environment variable, else ``./judge-data``
-(:func:`judge.config.data_dir_for`). Times are the machine's clock in UTC.
-A command that changes a game leaves ``DIR/store-changed`` behind: a running
-``judge serve`` sees it within a second or two, plans the game again and
-mails what the change calls for (new deadline, results, final report).
+The data folder is the one ``judge serve`` uses: DIR from ``--data``, else
+the ``[judge] data_dir`` of ``--config FILE``, else the ``JUDGE_DATA``
+environment variable, else ``./judge-data`` (:func:`judge.config.data_dir_for`).
+Times are the machine's clock in UTC. A command that changes a game hands
+its work to the one writer (:mod:`judge.commands.submit`): a running
+``judge serve`` does it at once and mails what the change calls for (new
+deadline, results, final report); without one, the command does it itself
+and the mails go out when the judge starts. Reading commands (``show``,
+``scores``) read the store directly.
 """
 
 from __future__ import annotations
@@ -16,13 +18,14 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
-from datetime import datetime, timezone
 from pathlib import Path
 
 from ..game.settings import DISBAND_DEFAULTS, RETREAT_DEFAULTS
 from ..rules.options import PROFILES
 from ..rules.scoring import AWARD_MODES, AWARD_TIE_RULES, SYSTEMS
 from ..rules.victory import DRAW_MEMBERS, DRAW_VOTES, SOLO_RULES, TIE_RULES
+from ..text.words import phase_title
+from .work import game_action, store_action
 
 # judge game new --flag -> settings key (judge.game.setting_text)
 VICTORY_FLAGS = (
@@ -40,8 +43,8 @@ VICTORY_FLAGS = (
 )
 
 
-DATA_HELP = ("data directory holding judge.json, the one `judge serve` uses (default: the "
-             "[judge] data_dir of --config FILE, else $JUDGE_DATA, else ./judge-data)")
+DATA_HELP = ("data folder: the [judge] data_dir of --config FILE, else $JUDGE_DATA, else "
+             "./judge-data (the folder `judge serve` uses)")
 
 
 def add_data_options(parser) -> None:
@@ -112,6 +115,8 @@ def register(sub) -> None:
     register_ending(gsub, common)
     from .game_gm import register_gm
     register_gm(gsub, common)
+    from .game_move import register_move
+    register_move(gsub, common)
 
 
 def data_dir(args) -> Path:
@@ -122,28 +127,17 @@ def data_dir(args) -> Path:
 
 
 def _store(args):
-    """The store of the data folder; StoreError (also for a bad --config)."""
+    """The store of the data folder, to read; StoreError (also for a bad
+    --config, or a folder holding no store: nothing is made there)."""
     from ..config import STORE_NAME, ConfigError
     from ..storage import Store, StoreError
     try:
-        return Store(data_dir(args) / STORE_NAME)
+        folder = data_dir(args)
     except ConfigError as e:
         raise StoreError(str(e)) from None
-
-
-def tell_daemon(args) -> None:
-    """Leave ``DIR/store-changed`` (:data:`judge.config.STORE_CHANGED`) so a
-    running ``judge serve`` reads the games again and mails the notices now
-    (see module doc)."""
-    from ..config import STORE_CHANGED, ConfigError
-    try:
-        (data_dir(args) / STORE_CHANGED).touch()
-    except (OSError, ConfigError):
-        pass        # the store was written there; a judge's periodic rescan catches up anyway
-
-
-def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    if not (folder / STORE_NAME).is_dir():
+        raise StoreError(f"no judge data in {folder} (give the judge's --config FILE or --data DIR)")
+    return Store(folder / STORE_NAME)
 
 
 def _fail(message: str) -> int:
@@ -151,61 +145,84 @@ def _fail(message: str) -> int:
     return 2
 
 
+def load_stored_game(args, name: str | None = None):
+    """The game ``name`` (default ``args.name``) from the store, to read (any
+    letter case). Raises StoreError, GameError."""
+    from ..game import GameError
+    from ..storage import StoreError, find_game, load_game
+    name = name or args.name
+    try:
+        store = _store(args)
+    except StoreError as e:
+        raise GameError(f"no game named {name}: {e}") from None
+    found = find_game(store, name)
+    game = load_game(store, found) if found else None
+    if game is None:
+        raise GameError(f"no game named {name}")
+    return game
+
+
+def update_game(args, action: str, extra: dict | None = None) -> int:
+    """Have the writer run the game action ``action`` (:mod:`judge.commands.work`)
+    on game ``args.name``; print its answer."""
+    from .submit import run_command
+    return run_command(args, action, extra)
+
+
 def run_new(args) -> int:
+    return update_game(args, "new")
+
+
+@store_action("new")
+def new_game(db, now, args) -> str:
     from ..game import Game, GameError, HouseRules, Settings
     from ..game.setting_text import change_settings, describe_settings
-    from ..rules.map import MapError
-    from ..storage import StoreError, load_game, save_game
-    try:
-        settings = Settings(args.rules, HouseRules(
-            retreat_preferences=not args.no_retreat_lists, priority_lists=not args.no_priority_lists,
-            default_retreat=args.default_retreat, default_disband=args.default_disband,
-            combined_orders=args.combined))
-        settings = change_settings(settings, [f"{key}={getattr(args, 'set_' + key)}" for _f, key, _c, _t
-                                              in VICTORY_FLAGS if getattr(args, "set_" + key) is not None],
-                                   args.tz)
-        seed = args.seed if args.seed is not None else secrets.randbits(63)
-        game = Game.create(args.name, now=_now(), seed=seed, map_name=args.map, settings=settings)
-        store = _store(args)
-        with store.transaction() as tx:
-            if load_game(store, game.name) is not None:
-                return _fail(f"a game named {game.name} exists already")
-            save_game(tx, game)
-    except (GameError, MapError, StoreError, ValueError) as e:
-        return _fail(str(e))
-    tell_daemon(args)
-    print(f"Game {game.name} created on map {game.map_name}, rules {settings.rules}, seed {seed}.")
+    from ..storage import find_game, save_game
+    settings = Settings(args.rules, HouseRules(
+        retreat_preferences=not args.no_retreat_lists, priority_lists=not args.no_priority_lists,
+        default_retreat=args.default_retreat, default_disband=args.default_disband,
+        combined_orders=args.combined))
+    settings = change_settings(settings, [f"{key}={getattr(args, 'set_' + key)}" for _f, key, _c, _t
+                                          in VICTORY_FLAGS if getattr(args, "set_" + key) is not None], args.tz)
+    seed = args.seed if args.seed is not None else secrets.randbits(63)
+    game = Game.create(args.name, now=now, seed=seed, map_name=args.map, settings=settings)
+    if find_game(db, game.name) is not None:
+        raise GameError(f"a game named {game.name} exists already")
+    save_game(db, game)
     ends = describe_settings(settings)
-    print("Ends by: " + ", ".join(f"{key}={ends[key]}" for _f, key, _c, _t in VICTORY_FLAGS) + ".")
-    print(f"Phase: {game.phase.long_name} ({game.phase}).")
-    return 0
+    return "\n".join([f"Game {game.name} created on map {game.map_name}, rules {settings.rules}, seed {seed}.",
+                      "Ends by: " + ", ".join(f"{key}={ends[key]}" for _f, key, _c, _t in VICTORY_FLAGS) + ".",
+                      f"Phase: {phase_title(str(game.phase))} ({game.phase})."])
 
 
 def run_orders(args) -> int:
-    from ..maps import load_names
-    from ..notation.names import name_index
-    from ..notation.parser import ParseContext, parse_orders
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         return _fail(f"cannot read {args.file}: {e}")
-    all_taken = []
+    return update_game(args, "orders", {"text": text, "file": None})
 
-    def submit(game, now):
-        names = name_index(game.map, load_names(game.map_name))
-        power = names.power(args.power) or game.power(args.power)
-        ctx = ParseContext(game.map, names, game.phase.kind, game.position, power)
-        receipts = game.submit(power, parse_orders(text, ctx), now)
-        all_taken.append(all(r.ok for r in receipts))
-        return receipts_text(game, power, receipts, names)
-    rc = update_game(args, submit)
-    return rc if rc or all(all_taken) else 1
+
+@game_action("orders")
+def enter_orders(game, now, args):
+    from ..maps import load_names
+    from ..notation.names import name_index
+    from ..notation.parser import ParseContext, parse_orders
+    from .work import Outcome
+    names = name_index(game.map, load_names(game.map_name))
+    power = names.power(args.power) or game.power(args.power)
+    ctx = ParseContext(game.map, names, game.phase.kind, game.position, power)
+    receipts = game.submit(power, parse_orders(args.text, ctx), now)
+    text = receipts_text(game, power, receipts, names)
+    if not all(r.ok for r in receipts):
+        raise Outcome(text, 1)
+    return text
 
 
 def receipts_text(game, power: str, receipts, names) -> str:
     """How each line was read, and the units still without orders."""
     from ..notation.format import format_order
-    lines = [f"Orders for {power}, game {game.name}, {game.phase.long_name} ({game.phase}):"]
+    lines = [f"Orders for {power}, game {game.name}, {phase_title(str(game.phase))} ({game.phase}):"]
     for r in receipts:
         if r.ok:
             lines.append(f"  {r.input.strip()!s:<32} -> {format_order(r.order, names)}")
@@ -221,34 +238,45 @@ def receipts_text(game, power: str, receipts, names) -> str:
 
 
 def run_process(args) -> int:
-    from ..game.master import process_now
+    return update_game(args, "process")
 
-    def process(game, now):
-        step = process_now(game, now)
-        text = results_text(game, step.records)
-        if game.finished:
-            from ..game.final_report import final_text
-            text += "\n" + final_text(game)
-        return text, step.notices
-    return update_game(args, process)
+
+@game_action("process")
+def process(game, now, args):
+    from ..game.master import process_now
+    step = process_now(game, now)
+    text = results_text(game, step.records)
+    if game.finished:
+        from ..text.reports import final_text
+        text += "\n" + final_text(game)
+    return text, step.notices
 
 
 def run_show(args) -> int:
     from ..game import GameError
-    from ..storage import StoreError, load_game
+    from ..storage import StoreError
     try:
-        game = load_game(_store(args), args.name)
-        if game is None:
-            return _fail(f"no game named {args.name}")
-        records = [game.record(args.phase)] if args.phase else \
-            [r for r in game.history if r.processed_at == game.history[-1].processed_at] if game.history else []
+        game = load_stored_game(args)
+        records = [game.record(args.phase)] if args.phase else last_adjudication(game)
     except (GameError, StoreError) as e:
         return _fail(str(e))
     if not records:
-        print(f"Game {game.name}: {game.phase.long_name} ({game.phase}); nothing adjudicated yet.")
+        print(f"Game {game.name}: {phase_title(str(game.phase))} ({game.phase}); nothing adjudicated yet.")
         return 0
     print(results_text(game, records), end="")
     return 0
+
+
+def last_adjudication(game) -> list:
+    """The records of the last adjudication (several phases in combined-order
+    mode), oldest first; reads only those records of the history."""
+    out = []
+    for i in range(len(game.history) - 1, -1, -1):
+        rec = game.history[i]
+        if out and rec.processed_at != out[0].processed_at:
+            break
+        out.insert(0, rec)
+    return out
 
 
 def results_text(game, records) -> str:
@@ -259,41 +287,6 @@ def results_text(game, records) -> str:
 
 
 # ---- settings and the end of the game ------------------------------------------------
-def keep_notices(tx, notices) -> None:
-    """Keep ``notices`` in table ``notices`` of the store: a running (or the
-    next) ``judge serve`` mails them (:class:`judge.mail.timekeeper.Timekeeper`)."""
-    from ..game.notices import notice_to_dict
-    for n in notices:
-        tx.put("notices", f"{n.kind}:{n.key}", notice_to_dict(n))
-
-
-def update_game(args, action) -> int:
-    """Load game ``args.name``, run ``action(game, now)``, save the game and
-    print the text; a GameError (or a bad store) changes nothing. ``action``
-    returns the text, or ``(text, notices)`` to mail; a game the action ends
-    also mails everyone the final report (:func:`judge.game.turns.ended`)."""
-    from ..game import GameError, turns
-    from ..storage import StoreError, load_game, save_game
-    try:
-        store = _store(args)
-        with store.transaction() as tx:
-            game = load_game(store, args.name)
-            if game is None:
-                return _fail(f"no game named {args.name}")
-            was_over = game.finished
-            text = action(game, _now())
-            text, notices = text if isinstance(text, tuple) else (text, [])
-            if game.finished and not was_over and not any(n.kind == "game_over" for n in notices):
-                notices = list(notices) + turns.ended(game)
-            save_game(tx, game)
-            keep_notices(tx, notices)
-    except (GameError, StoreError, ValueError) as e:
-        return _fail(str(e))
-    tell_daemon(args)
-    print(text, end="" if text.endswith("\n") else "\n")
-    return 0
-
-
 def power_arg(game, text: str) -> str:
     """A power named in English or Chinese, any case."""
     from ..maps import load_names
@@ -302,12 +295,14 @@ def power_arg(game, text: str) -> str:
 
 
 def run_set(args) -> int:
-    from ..game.setting_text import change_settings, describe_settings
+    return update_game(args, "set")
 
-    def action(game, now):
-        if args.pairs:
-            settings = change_settings(game.settings, args.pairs, args.tz)
-            settings.check_map(game.map)
-            game.settings = settings
-        return "\n".join(f"{k}={v}" for k, v in describe_settings(game.settings).items())
-    return update_game(args, action)
+
+@game_action("set")
+def set_settings(game, now, args):
+    from ..game.setting_text import change_settings, describe_settings
+    if args.pairs:
+        settings = change_settings(game.settings, args.pairs, args.tz)
+        settings.check_map(game.map)
+        game.settings = settings
+    return "\n".join(f"{k}={v}" for k, v in describe_settings(game.settings).items())

@@ -6,26 +6,29 @@ line (issue 4 §5), the same as the GM's mail commands:
     extend LENGTH         move the deadline later (48h, 2d, 90m)
     pause [LENGTH]        stop the clock (at most the game's pause limit)
     resume                start it again with the time that was left
-    process               adjudicate the current phase now
+    process [PHASE]       adjudicate the current phase now (only if it is PHASE)
     rollback PHASE        go back to the start of an adjudicated phase
     eject POWER           remove a player
     replace POWER PASSWORD  open a power to a replacement
     wait POWER yes|no     SET WAIT / SET NOWAIT for a power
     absence POWER FROM TO an absence (dates or times, game time zone)
     set KEY=VALUE ...     settings (see judge.game.master and judge.game.setting_text)
-    status                deadline, pause, WAIT flags, NMR record
+    status                state (running, paused, waiting, finished), deadline,
+                          pause, WAIT flags, NMR record
 
-The mails these operations call for (results, new deadline, ...) are kept in
-the store's ``notices`` table; a running ``judge serve`` sends them within a
-second or two (it looks for the file ``DIR/store-changed`` the command leaves),
-a stopped one when it starts.
+The one writer does them (:mod:`judge.commands.submit`): a running
+``judge serve`` mails what they call for (results, new deadline, ...) at
+once; without one, the command does it itself and the mails go out when the
+judge starts. ``status`` only reads.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from .game import power_arg, results_text, update_game
+from ..text.words import phase_title
+from .game import _fail, load_stored_game, power_arg, results_text, update_game
+from .work import game_action
 
 ACTIONS = ("start", "deadline", "extend", "pause", "resume", "process", "rollback", "eject",
            "replace", "wait", "absence", "set", "status")
@@ -86,7 +89,10 @@ def gm_action(game, action: str, args: list[str], now: datetime):
     if action == "resume":
         notices = turns.resume(game, now)
         return f"Resumed; deadline {game.schedule.deadline.isoformat()}.", notices
-    if action == "process":
+    if action == "process":            # PROCESS [PHASE]: only if the game is at that phase (issue 13 point 12)
+        if args and master.phase_name(args[0]) != str(game.phase):
+            raise GameError.of("phase_moved", game=game.name, phase=master.phase_name(args[0]),
+                               current=str(game.phase), retry=f"judge game gm {game.name} process {game.phase}")
         step = master.process_now(game, now)
         return results_text(game, step.records), step.notices
     if action == "rollback":
@@ -120,7 +126,7 @@ def gm_action(game, action: str, args: list[str], now: datetime):
         game.settings.check_map(game.map)
         return "Settings changed: " + ", ".join(args), notices
     s = game.schedule
-    lines = [f"Game {game.name}: {game.phase} ({game.phase.long_name})",
+    lines = [f"Game {game.name}: {game.phase} ({phase_title(str(game.phase))})", "state: " + state_text(game),
              f"deadline: {s.deadline.isoformat() if s.deadline else 'none'}{' (grace running)' if s.late else ''}",
              f"paused: {s.pause_until.isoformat() if s.paused else 'no'}",
              f"waiting: {', '.join(sorted(s.wait)) or 'nobody'}",
@@ -129,11 +135,39 @@ def gm_action(game, action: str, args: list[str], now: datetime):
     return "\n".join(lines), []
 
 
+def state_text(game) -> str:
+    """Where the game stands in its life (:func:`judge.game.turns.lifecycle`),
+    in one English line: ``running``, ``paused (2d3h left, resumes by itself
+    ...)``, ``waiting for the orders of Italy (NoNMR)``, ``finished (alliance,
+    after F1903M)``, ``forming (no clock yet)``."""
+    from ..game import turns
+    st = turns.lifecycle(game)
+    if st["state"] == "paused":
+        return f"paused ({st['left']} left, resumes by itself {st['until'].isoformat()} at the latest)"
+    if st["state"] == "waiting":
+        return f"waiting for the orders of {', '.join(st['powers'])} (NoNMR)"
+    if st["state"] == "finished":
+        awards = f"; award vote open until {st['awards_until'].isoformat()}" if st["awards_until"] else ""
+        return f"finished ({st['result']}, {st['ended']} {st['end_phase']}){awards}"
+    if st["state"] == "forming":
+        return "forming (no clock yet)"
+    extra = f"; waiting for a replacement: {', '.join(st['open_to'])}" if st["open_to"] else ""
+    return "running" + extra
+
+
 def run_gm(args) -> int:
-    def act(game, now):
-        text, notices = gm_action(game, args.action, args.args, now)
-        if notices:
-            text = text.rstrip("\n") + (f"\n{len(notices)} notice(s) to mail: a running `judge serve` sends "
-                                        f"them within a few seconds, else it sends them when it starts.")
-        return text, notices
-    return update_game(args, act)
+    if args.action == "status":
+        from ..game import GameError
+        from ..storage import StoreError
+        try:
+            text, _ = gm_action(load_stored_game(args), "status", args.args, None)
+        except (GameError, StoreError) as e:
+            return _fail(str(e))
+        print(text)
+        return 0
+    return update_game(args, "gm")
+
+
+@game_action("gm")
+def gm_work(game, now, args):
+    return gm_action(game, args.action, args.args, now)

@@ -56,17 +56,13 @@ def _context(args):
     from ..notation import ParseContext, name_index
     from ..rules.position import Position
     if args.game:
+        from ..game import GameError
+        from ..storage import StoreError
+        from .game import load_stored_game
         try:
-            from ..storage import StoreError, load_game
-            from .game import _store
-        except ImportError:
-            return None, _fail("--game needs the game storage (judge game ...), which is not available")
-        try:
-            game = load_game(_store(args), args.game)
-        except StoreError as e:
+            game = load_stored_game(args, name=args.game)
+        except (GameError, StoreError) as e:
             return None, _fail(str(e))
-        if game is None:
-            return None, _fail(f"no stored game {args.game!r} (create one with 'judge game new')")
         if args.phase and args.phase.strip().upper() != game.position.phase:
             return None, _fail(f"game {args.game} is in phase {game.position.phase}, not {args.phase}")
         game_map = game.map
@@ -80,7 +76,8 @@ def _context(args):
     try:
         phase = Phase.parse(args.phase or "S1901M")
     except ValueError as e:
-        return None, _fail(str(e))
+        from ..text import english
+        return None, _fail(english(e))
     game_map = load_map("standard")
     names = name_index(game_map, load_names("standard"))
     power = None

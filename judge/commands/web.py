@@ -21,14 +21,14 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..archive import Site
+    from ..archive import site_of
     from ..storage import StoreError
     from ..web import make_server
     from .archive import open_store
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
         store = open_store(args)
-        server = make_server(Site(lambda: store.all("games")), args.host, args.port)
+        server = make_server(site_of(store), args.host, args.port)
     except (OSError, StoreError) as e:
         print(f"judge web: {e}", file=sys.stderr)
         return 2

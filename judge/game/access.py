@@ -16,7 +16,10 @@ points 6 and 10): the ``access`` group of a game's settings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+
+from .deadlines import check_keys
+from .errors import GameError
 
 AUTH = ("", "address", "password", "verified")
 ACCESS = ("open", "password", "invite")
@@ -26,7 +29,7 @@ ACCESS = ("open", "password", "invite")
 class AccessSettings:
     """See module doc. ``join_password_hash``: a salted hash
     (:func:`judge.mail.passwords.hash_password`) or ``""``; ``invited``:
-    lower-case addresses. Raises ValueError for a value not allowed."""
+    lower-case addresses. Raises GameError (a ValueError) for a value not allowed."""
 
     auth: str = ""
     access: str = "open"
@@ -37,11 +40,13 @@ class AccessSettings:
 
     def __post_init__(self):
         if self.auth not in AUTH:
-            raise ValueError(f"auth must be one of {', '.join(a or 'default' for a in AUTH)}")
+            raise GameError("not_a_choice", what="auth", value=repr(self.auth),
+                            allowed=tuple(a or "default" for a in AUTH))
         if self.access not in ACCESS:
-            raise ValueError(f"access must be one of {', '.join(ACCESS)}")
-        if not isinstance(self.listed, bool) or not isinstance(self.approve, bool):
-            raise ValueError("listed and approve must be yes or no")
+            raise GameError("not_a_choice", what="access", value=repr(self.access), allowed=ACCESS)
+        for name in ("listed", "approve"):
+            if not isinstance(getattr(self, name), bool):
+                raise GameError("not_a_flag", what=name)
 
     def to_dict(self) -> dict:
         return {"auth": self.auth, "access": self.access, "join_password_hash": self.join_password_hash,
@@ -49,10 +54,7 @@ class AccessSettings:
 
     @classmethod
     def from_dict(cls, data: dict) -> "AccessSettings":
-        known = {"auth", "access", "join_password_hash", "invited", "listed", "approve"}
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(f"settings.access: unknown key(s) {', '.join(sorted(unknown))}")
+        check_keys(data, {f.name for f in fields(cls)}, "settings.access")
         return cls(**{k: (tuple(v) if k == "invited" else v) for k, v in data.items()})
 
     def invites(self, address: str) -> bool:

@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 
 from ..rules import orders as o
 from ..rules.position import DislodgedUnit, Position, Unit
+from ..rules.reasons import Reason
 
 ORDER_TYPES = {cls.__name__: cls for cls in (
     o.Hold, o.Move, o.Support, o.Convoy, o.Retreat, o.Disband, o.Build, o.Waive,
@@ -85,15 +86,34 @@ def position_from_dict(data: dict) -> Position:
 
 def result_to_dict(r: o.Result) -> dict:
     return {"power": r.power, "order": None if r.order is None else order_to_dict(r.order),
-            "outcome": r.outcome, "reason": r.reason, "dislodged": r.dislodged,
+            "outcome": r.outcome, "reason": reason_to_data(r.reason), "dislodged": r.dislodged,
             "destroyed": r.destroyed}
 
 
 def result_from_dict(data: dict) -> o.Result:
     order = data.get("order")
     return o.Result(data["power"], None if order is None else order_from_dict(order),
-                    data["outcome"], data.get("reason"), data.get("dislodged", False),
+                    data["outcome"], reason_from_data(data.get("reason")), data.get("dislodged", False),
                     data.get("destroyed", False))
+
+
+_OLD_WORDS = {"bounced": o.BOUNCED, "cut": o.CUT, "dislodged": o.DISLODGED, "disrupted": o.DISRUPTED,
+              "no convoy": o.NO_CONVOY, "no order": o.NO_ORDER, "civil disorder": o.CIVIL_DISORDER}
+
+
+def reason_to_data(reason: Reason | None) -> dict | None:
+    """A result's reason as JSON-ready data: ``{"code": ..., param: value}``."""
+    return None if reason is None else reason.to_dict()
+
+
+def reason_from_data(data) -> Reason | None:
+    """Inverse of :func:`reason_to_data`. Games stored before reasons were
+    codes hold a word (``"bounced"``, ``"no order"``: the code it was) or an
+    English sentence, kept as ``Reason("unworded", text=...)`` (shown as it
+    was written: the judge does not read sentences back)."""
+    if data is None or isinstance(data, dict):
+        return None if data is None else Reason.from_dict(data)
+    return _OLD_WORDS.get(data) or Reason("unworded", text=data)
 
 
 def time_to_str(when: datetime | None) -> str | None:

@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..rules.orders import Build, Disband, Waive
 from . import book
+from .errors import GameError
 from .sequence import adjustments_due
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -53,14 +54,14 @@ class Timing:
 
     def __post_init__(self):
         if not isinstance(self.hours, (int, float)) or isinstance(self.hours, bool) or self.hours <= 0:
-            raise ValueError("hours must be a number of hours above 0")
+            raise GameError("hours_above_zero", what="hours")
         if not isinstance(self.min_hours, (int, float)) or self.min_hours < 0:
-            raise ValueError("min_hours must be 0 or more")
+            raise GameError("not_hours", what="min_hours")
         if self.at is not None and not (isinstance(self.at, str) and _CLOCK_RE.match(self.at)):
-            raise ValueError(f"at must be a clock time HH:MM, not {self.at!r}")
+            raise GameError("bad_clock", text=str(self.at))
         days = tuple(str(d).lower()[:3] for d in self.days)
         if not days or any(d not in WEEKDAYS for d in days):
-            raise ValueError(f"days must be weekdays among {', '.join(WEEKDAYS)}")
+            raise GameError("bad_weekdays", text=",".join(map(str, self.days)))
         object.__setattr__(self, "days", tuple(d for d in WEEKDAYS if d in days))
         object.__setattr__(self, "hours", float(self.hours))
         object.__setattr__(self, "min_hours", float(self.min_hours))
@@ -119,19 +120,19 @@ class DeadlineSettings:
         for name in ("grace_hours", "outage_hours", "pause_limit_hours"):
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"{name} must be 0 or more hours")
+                raise GameError("not_hours", what=name)
             object.__setattr__(self, name, float(value))
         rem = tuple(sorted({float(h) for h in self.reminders}, reverse=True))
         if any(h <= 0 for h in rem):
-            raise ValueError("reminders are hours before the deadline, above 0")
+            raise GameError("hours_above_zero", what="reminders")
         object.__setattr__(self, "reminders", rem)
         if not isinstance(self.early, bool):
-            raise ValueError("early must be true or false")
+            raise GameError("not_a_flag", what="early")
         if self.outage not in OUTAGE_POLICIES:
-            raise ValueError(f"outage must be one of {', '.join(OUTAGE_POLICIES)}")
+            raise GameError("not_a_choice", what="outage", value=repr(self.outage), allowed=OUTAGE_POLICIES)
         for name in ("movement", "retreat", "adjustment"):
             if not isinstance(getattr(self, name), Timing):
-                raise ValueError(f"{name} must be a timing")
+                raise GameError("not_a_setting_value", what=name, value=repr(getattr(self, name)))
 
     @property
     def zone(self) -> ZoneInfo:
@@ -168,7 +169,7 @@ def zone_of(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, TypeError):
-        raise ValueError(f"unknown time zone {name!r} (use an IANA name such as Europe/Paris)") from None
+        raise GameError("unknown_zone", text=str(name)) from None
 
 
 # ---- wall-clock arithmetic ---------------------------------------------------------
@@ -303,12 +304,12 @@ def adjustment_status(game, power: str) -> tuple[int, int, bool]:
 
 def _check_aware(when: datetime) -> None:
     if not isinstance(when, datetime) or when.tzinfo is None or when.utcoffset() is None:
-        raise ValueError("times must be aware datetimes (UTC)")
+        raise GameError("naive_time", what="time")
 
 
 def mapping(data, where: str) -> dict:
     if not isinstance(data, dict):
-        raise ValueError(f"{where} must be a mapping")
+        raise GameError("not_a_setting_value", what=where, value=repr(data))
     return data
 
 
@@ -316,4 +317,4 @@ def check_keys(data, known: set[str], where: str) -> None:
     mapping(data, where)
     extra = set(data) - known
     if extra:
-        raise ValueError(f"unknown {where} key(s): {', '.join(sorted(extra))}")
+        raise GameError("unknown_settings", group=where, keys=sorted(extra))

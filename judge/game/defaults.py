@@ -18,14 +18,25 @@ from ..rules.retreats import resolve_retreat_location
 
 
 def preferred_retreat(game_map: Map, dislodged: DislodgedUnit,
-                      preference: RetreatPreference) -> str | None:
+                      preference: RetreatPreference, avoid=frozenset()) -> str | None:
     """The first destination of a standing retreat list the unit may retreat to
-    (``RULES.md`` §3.1), as a location; None if none of them is open."""
-    for dest in preference.destinations:
-        loc, _why = resolve_retreat_location(game_map, dislodged.unit, dislodged.retreats, dest)
-        if loc:
+    (``RULES.md`` §3.1), as a location, leaving out the provinces ``avoid``
+    (where other units of the power retreat); None if none of them is open."""
+    for loc in open_places(game_map, dislodged, preference):
+        if province_of(loc) not in avoid:
             return loc
     return None
+
+
+def open_places(game_map: Map, dislodged: DislodgedUnit, preference: RetreatPreference | None) -> list[str]:
+    """The destinations of a standing retreat list the unit may retreat to, in
+    the list's order, as locations (empty without a list)."""
+    out = []
+    for dest in preference.destinations if preference else ():
+        loc, _why = resolve_retreat_location(game_map, dislodged.unit, dislodged.retreats, dest)
+        if loc and loc not in out:
+            out.append(loc)
+    return out
 
 
 def default_retreat(game_map: Map, position: Position, dislodged: DislodgedUnit,
@@ -72,24 +83,27 @@ def default_removals(game_map: Map, position: Position, power: str, count: int,
 
 
 def builds_from_list(game_map: Map, position: Position, power: str,
-                     priority: BuildPriority) -> list[Build]:
-    """The builds of a priority list (``RULES.md`` §3.2) that are made: the first
-    ones the rules allow, as many as ``power`` may build."""
-    return _accepted(game_map, position, power, list(priority.builds))
+                     priority: BuildPriority, written=()) -> list[Build]:
+    """The builds of a priority list (``RULES.md`` §3.2) that are made: after
+    the ``written`` orders (builds and waives, which count first), the first
+    ones the rules allow, as many as ``power`` may still build."""
+    return _accepted(game_map, position, power, list(written), list(priority.builds))
 
 
 def removals_from_list(game_map: Map, position: Position, power: str,
-                       priority: DisbandPriority) -> list[Disband]:
-    """The removals of a priority list (``RULES.md`` §3.2) that are made: the
-    first units of the list that exist, as many as ``power`` must remove."""
-    return _accepted(game_map, position, power, list(priority.disbands))
+                       priority: DisbandPriority, written=()) -> list[Disband]:
+    """The removals of a priority list (``RULES.md`` §3.2) that are made: after
+    the ``written`` removals, the first units of the list that exist and are
+    not removed already, as many as ``power`` must still remove."""
+    return _accepted(game_map, position, power, list(written), list(priority.disbands))
 
 
-def _accepted(game_map: Map, position: Position, power: str, orders: list) -> list:
-    # the adjudicator takes orders in the order given and refuses any beyond the count
-    out = adjudicate_adjustments(game_map, position, {power: orders})
-    return [r.order for r in out.results
-            if r.power == power and r.outcome == SUCCEEDS and r.reason is None]
+def _accepted(game_map: Map, position: Position, power: str, written: list, listed: list) -> list:
+    # the adjudicator takes orders in the order given and refuses any beyond the count:
+    # the written orders first, so the list gives only the rest
+    out = adjudicate_adjustments(game_map, position, {power: written + listed})
+    ours = [r for r in out.results if r.power == power][len(written):len(written) + len(listed)]
+    return [r.order for r in ours if r.outcome == SUCCEEDS and r.reason is None]
 
 
 def province_distances(game_map: Map, targets: frozenset[str]) -> dict[str, int]:

@@ -37,10 +37,13 @@ from ..rules.scoring import HOUSE, cast_award_vote, tally_award
 from ..rules.victory import (
     DRAW, EndVotes, Tie, VictoryCheck, VictoryResult, centre_counts, check_victory, declare_ally,
     mutual_alliances, tally_votes, visible_votes, vote_concede, vote_draw, withdraw_ally,
-    withdraw_concession, withdraw_draw,
+    withdraw_concession, withdraw_draw, reason_from_data,
 )
+from ..rules.reasons import Reason
 from .errors import GameError
-from .scores import award_name, award_outcomes, led_powers, leaders
+from .scores import (
+    award_name, award_outcomes, award_vote_closes, award_vote_open, award_votes_complete, led_powers, leaders,
+)
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,8 @@ class EndState:
     * ``tie``: the tie that kept the game going at the last check (tie rule
       ``"continue"``), else None.
     * ``result``: how the game ended (:class:`VictoryResult`); None while it runs.
+    * ``awards_closed``: the leaders' award vote has closed (its results are
+      announced once, then; issue 13 point 5).
     """
 
     allies: Mapping[str, str] = field(default_factory=dict)
@@ -68,6 +73,7 @@ class EndState:
     passive: Mapping[str, int] = field(default_factory=dict)
     tie: Tie | None = None
     result: VictoryResult | None = None
+    awards_closed: bool = False
 
     def to_dict(self) -> dict:
         tie = self.tie
@@ -77,8 +83,9 @@ class EndState:
             "gm_awards": dict(sorted(self.gm_awards.items())),
             "passive": dict(sorted(self.passive.items())),
             "tie": None if tie is None else {"kind": tie.kind, "sides": [list(s) for s in tie.sides],
-                                             "reason": tie.reason},
+                                             "reason": tie.reason.to_dict()},
             "result": None if self.result is None else self.result.to_dict(),
+            "awards_closed": self.awards_closed,
         }
 
     @classmethod
@@ -90,9 +97,15 @@ class EndState:
             dict(data.get("allies", {})), EndVotes.from_dict(data.get("votes", {})),
             {a: dict(v) for a, v in data.get("award_votes", {}).items()},
             dict(data.get("gm_awards", {})), dict(data.get("passive", {})),
-            None if tie is None else Tie(tie["kind"], tuple(tuple(s) for s in tie["sides"]), tie["reason"]),
+            None if tie is None else Tie(tie["kind"], sides_of(tie), reason_from_data(tie.get("reason"), tie["kind"],
+                                                                                     sides_of(tie))),
             None if result is None else VictoryResult.from_dict(result),
+            bool(data.get("awards_closed", False)),
         )
+
+
+def sides_of(data: Mapping) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(s) for s in data["sides"])
 
 
 @contextmanager
@@ -103,12 +116,12 @@ def _refusal():
     except GameError:
         raise
     except ValueError as e:
-        raise GameError(str(e)) from None
+        raise GameError.wrap(e) from None
 
 
 def _aware(now: datetime) -> None:
     if not isinstance(now, datetime) or now.tzinfo is None or now.utcoffset() is None:
-        raise GameError("times must be aware datetimes (UTC)")
+        raise GameError("naive_time", what="now")
 
 
 class EndOfGame:
@@ -250,7 +263,7 @@ class EndOfGame:
         self.check_running()
         power = self.power(power)
         if power not in self.ending.votes.concede:
-            raise GameError(f"{power} has not conceded")
+            raise GameError("not_conceded", power=power, map=self.map_name)
         self.ending = replace(self.ending, votes=withdraw_concession(self.ending.votes, power))
 
     def _tally(self, now: datetime) -> VictoryResult | None:
@@ -271,10 +284,10 @@ class EndOfGame:
         group = sorted(alive if members is None else {self.power(m) for m in members})
         outside = [p for p in group if p not in alive]
         if outside or len(group) < 2:
-            raise GameError(f"a draw is of two or more surviving powers: {', '.join(alive)}")
+            raise GameError("draw_survivors", powers=alive, map=self.map_name)
         with _refusal():
-            result = VictoryResult(DRAW, (tuple(group),), f"The GM ended the game as a draw of "
-                                   f"{', '.join(group)}.", self.position.phase, now)
+            result = VictoryResult(DRAW, (tuple(group),), Reason(DRAW, sides=(tuple(group),), by="gm"),
+                                   self.position.phase, now)
         self.ending = replace(self.ending, result=result, tie=None)
         return result
 
@@ -282,26 +295,26 @@ class EndOfGame:
     def _house_only(self, what: str) -> None:
         system = self.settings.scoring.system
         if system != HOUSE:
-            raise GameError(f"{what} belong to the house scoring (Appendix 2); game {self.name} "
-                            f"is scored by {system}")
+            raise GameError("house_only", what=what, game=self.name, system=system)
 
     def vote_award(self, power: str, award: str, candidate: str, by: str | None = None) -> None:
         """``VOTE BEST STRATEGY|DIPLOMACY <candidate>`` by ``power``'s leader,
         replacing its earlier vote for that award; accepted while the game runs
-        and after it ends, until the GM has ruled on the award. ``award``:
-        ``"strategy"``/``"diplomacy"`` or an award code; ``by``: the sender's
-        address, when known (an advisor may not vote). Raises GameError when
-        the game is not house-scored or its awards are named by the GM, for a
-        self-vote, a power without a leader, or an award the GM ruled on."""
+        and after it ends, while the vote is open (:func:`~.scores.award_vote_open`;
+        :meth:`close_award_vote`). ``award``: ``"strategy"``/``"diplomacy"`` or
+        an award code; ``by``: the sender's address, when known (an advisor may
+        not vote). Raises GameError when the game is not house-scored or its
+        awards are named by the GM, for a self-vote, a power without a leader,
+        or once the vote has closed."""
         self._house_only("awards")
         award = award_name(award)
         power, candidate = self.power(power), self.power(candidate)
         if self.settings.scoring.awards != "vote":
-            raise GameError(f"in game {self.name} the GM names the awards; leaders do not vote")
-        if award in self.ending.gm_awards:
-            raise GameError(f"the GM has already ruled on the {award.replace('_', ' ')} award")
+            raise GameError("gm_names_awards", game=self.name)
+        if not award_vote_open(self) or award in self.ending.gm_awards:
+            raise GameError("award_vote_closed", game=self.name)
         if by is not None and leaders(self).get(power) != by:
-            raise GameError(f"only the leader of {power} votes for awards; advisors do not")
+            raise GameError("leader_only", power=power, map=self.map_name)
         votes = self.ending.award_votes
         with _refusal():
             mine = cast_award_vote(votes.get(award, {}), power, candidate, led_powers(self))
@@ -319,19 +332,32 @@ class EndOfGame:
         if power is not None:
             power = self.power(power)
             if power not in led_powers(self):
-                raise GameError(f"{power} has no leader to receive an award")
+                raise GameError("no_leader", power=power, map=self.map_name)
             if self.settings.scoring.awards == "vote":
                 self._check_tie_break(award, power)
             picks[award] = power
         self.ending = replace(self.ending, gm_awards=picks)
 
+    def close_award_vote(self, now: datetime, by_gm: bool = False) -> bool:
+        """Close the leaders' award vote of a finished game when it is due: at
+        ``award_window_hours`` after the end, once every leader has voted for
+        both awards, or when the GM closes it (``by_gm``). Returns True when
+        it closed now (its results are then to be announced, once). Idempotent;
+        with ``by_gm``, GameError when there is no open vote to close."""
+        closes = award_vote_closes(self)
+        if by_gm and closes is None:
+            raise GameError("no_award_vote", game=self.name)
+        if closes is None or (now < closes and not award_votes_complete(self) and not by_gm):
+            return False
+        self.ending = replace(self.ending, awards_closed=True)
+        return True
+
     def _check_tie_break(self, award: str, power: str) -> None:
-        if not self.finished:
-            raise GameError("the leaders vote for the awards; the GM breaks a tie once the game is over")
+        if not self.finished or award_vote_open(self):
+            raise GameError("tie_break_late")
         outcome = award_outcomes(self)[award]
         if not outcome.tally.needs_gm and not outcome.by_gm:
-            raise GameError(f"the leaders' vote gives the {award.replace('_', ' ')} award to "
-                            f"{', '.join(outcome.winners)}; there is no tie for the GM to break")
+            raise GameError("no_tie", award=award, powers=list(outcome.winners), map=self.map_name)
         with _refusal():
             tally_award(self.ending.award_votes.get(award, {}), self.settings.scoring.award_tie_rule,
                         self.sc_counts(), power)
@@ -347,7 +373,7 @@ class EndOfGame:
         passive = {p: f for p, f in self.ending.passive.items() if p != power}
         if fine is not None:
             if isinstance(fine, bool) or not isinstance(fine, int) or fine < 0:
-                raise GameError(f"a fine is a whole number of points, 0 or more; got {fine!r}")
+                raise GameError("bad_fine", power=power, value=repr(fine))
             passive[power] = fine
         self.ending = replace(self.ending, passive=passive)
 

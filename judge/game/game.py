@@ -9,14 +9,10 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from ..maps import load_map, load_names
-from ..notation.diagnostics import diagnostic
-from ..notation.legal import explain
-from ..notation.names import name_index
-from ..notation.parser import ParseContext
+from ..maps import load_map
 from ..rules import adjudicate_adjustments, adjudicate_movement, adjudicate_retreats
 from ..rules.map import Map, province_of
 from ..rules.orders import (
@@ -25,10 +21,12 @@ from ..rules.orders import (
 )
 from ..rules.phase import Phase
 from ..rules.position import Position
+from ..rules.reasons import Reason
 from . import book, resolve
 from .codec import position_from_dict, position_to_dict, time_from_str, time_to_str
 from .ending import EndOfGame, EndState
 from .errors import GameError
+from .history import History
 from .records import WRITTEN, OrderEntry, PhaseRecord, Player
 from .refusals import game_refusal
 from .roster import Change
@@ -54,31 +52,21 @@ class Line:
 
 @dataclass(frozen=True)
 class Receipt:
-    """How the game took one line: ``error`` when refused (the parser's
-    diagnostic, or the game's English sentence); ``diagnostic``: the refusal as
-    a :class:`~judge.notation.diagnostics.Diagnostic` whose ``message(lang)``
-    names provinces in English or Chinese (the parser's, the rules core's reason
-    via :func:`judge.notation.legal.explain`, or one of
-    :mod:`judge.game.refusals`); ``replaced``: the earlier entries this order
-    took the place of."""
+    """How the game took one line: ``error`` when refused — the parser's
+    :class:`~judge.notation.diagnostics.Diagnostic`, or a
+    :class:`~judge.rules.reasons.Reason` (the rules core's, or one of
+    :mod:`judge.game.refusals`), in words by the text layer
+    (``judge.text.Words.reason``); ``replaced``: the earlier entries this
+    order took the place of."""
 
     input: str
     order: object | None
     error: object | None = None
     replaced: tuple[OrderEntry, ...] = ()
-    diagnostic: object | None = None
 
     @property
     def ok(self) -> bool:
         return self.error is None
-
-    def reason(self, lang: str = "en") -> str:
-        """Why the line was refused, in ``lang`` (``""`` if it was not)."""
-        if self.ok:
-            return ""
-        if hasattr(self.diagnostic, "message"):
-            return self.diagnostic.message(lang)
-        return str(self.error)
 
 
 @dataclass
@@ -88,13 +76,16 @@ class Game(EndOfGame):
     ``orders``: ``{power: (OrderEntry, ...)}`` for the current phase, in arrival
     order (replaced entries kept, marked). ``standing``: ``{power: (OrderEntry,
     ...)}`` standing lists carried from earlier phases of the year (``RULES.md``
-    §3.1-3.2, §3.7). ``history``: one :class:`PhaseRecord` per phase adjudicated.
+    §3.1-3.2, §3.7). ``history``: one :class:`PhaseRecord` per phase adjudicated, oldest first
+    (a :class:`~judge.game.history.History`: records load when first used).
     ``seed``: the game's random seed (``RULES.md`` §3.6). ``ending``: alliances,
     votes, rulings and, once the game is over, its result (:mod:`.ending`, whose
     methods — ``check_end``, ``ally``, ``draw``, ... — are the game's too).
     ``schedule``: the deadline, reminders, WAIT flags, pause, absences and NMR
     record (:mod:`.schedule`); ``observers``: ``{address: language}``;
-    ``roster``: who played each power when (:mod:`.roster`).
+    ``roster``: who played each power when (:mod:`.roster`); ``press``: the
+    public press of the current phase (:func:`judge.game.press.keep_broadcast`),
+    which goes into the phase's record when it is adjudicated.
     """
 
     name: str
@@ -106,11 +97,12 @@ class Game(EndOfGame):
     position: Position
     orders: dict[str, tuple[OrderEntry, ...]] = field(default_factory=dict)
     standing: dict[str, tuple[OrderEntry, ...]] = field(default_factory=dict)
-    history: tuple[PhaseRecord, ...] = ()
+    history: History = field(default_factory=History)
     ending: EndState = field(default_factory=EndState)
     schedule: Schedule = field(default_factory=Schedule)
     observers: dict[str, str] = field(default_factory=dict)
     roster: tuple[Change, ...] = ()
+    press: tuple[dict, ...] = ()
 
     # ---- creating ----------------------------------------------------------------
     @classmethod
@@ -121,14 +113,14 @@ class Game(EndOfGame):
         threshold above the map's SC count; :class:`~judge.rules.map.MapError`
         for a bad map."""
         if not NAME_RE.match(name):
-            raise GameError(f"{name!r} is not a game name: use up to 32 letters, digits, '-' or '_'")
+            raise GameError("bad_game_name", text=name)
         _check_time(now)
         game_map = load_map(map_name)
         settings = settings or Settings()
         try:
             settings.check_map(game_map)
         except ValueError as e:
-            raise GameError(str(e)) from None
+            raise GameError.wrap(e) from None
         return cls(name, map_name, settings, int(seed), now,
                    {p: Player() for p in game_map.powers}, Position.start(game_map))
 
@@ -146,11 +138,11 @@ class Game(EndOfGame):
         try:
             wanted = str(Phase.parse(phase))
         except ValueError as e:
-            raise GameError(str(e)) from None
-        for rec in self.history:
-            if rec.phase == wanted:
-                return rec
-        raise GameError(f"game {self.name} has no phase {wanted} (yet)")
+            raise GameError.wrap(e) from None
+        rec = self.history.find(wanted)
+        if rec is not None:
+            return rec
+        raise GameError("no_phase", game=self.name, phase=wanted, current=self.position.phase)
 
     def power(self, name: str) -> str:
         """The map's spelling of a power name (any case); GameError if unknown."""
@@ -188,8 +180,7 @@ class Game(EndOfGame):
             if not hasattr(line, "input"):
                 line = Line("", line)
             if line.error is not None:
-                receipts.append(Receipt(line.input, None, line.error,
-                                        diagnostic=line.error if hasattr(line.error, "message") else None))
+                receipts.append(Receipt(line.input, None, line.error))
                 continue
             # one line may hold several orders (北海舰队、挪威海舰队…运输…): each is taken
             for order in getattr(line, "orders", None) or (line.order,):
@@ -197,23 +188,28 @@ class Game(EndOfGame):
                     continue
                 why = self._refusal(power, order)
                 if why:
-                    receipts.append(Receipt(line.input, order, why[0], diagnostic=why[1]))
+                    receipts.append(Receipt(line.input, order, why))
                     continue
                 gone = entries.add(OrderEntry(line.input, order, WRITTEN, False, now))
                 receipts.append(Receipt(line.input, order, None, tuple(gone)))
         if power in self.orders or entries.entries:
             self.orders[power] = entries.entries
+        if power in self.schedule.to_confirm and any(r.ok for r in receipts):
+            # orders sent again after a ROLLBACK: they may be processed early (issue 13 point 1)
+            self.schedule = replace(self.schedule, to_confirm=self.schedule.to_confirm - {power})
         return receipts
 
     def _limits(self, power: str) -> dict[str, int] | None:
         if self.phase.kind != "A":
             return None
         n = adjustments_due(self.map, self.position).get(power, 0)
-        return {"builds": max(n, 0), "removals": max(-n, 0)}
+        removals = max(-n, 0)
+        if removals and self.settings.house.extra_removals:      # a power short may remove more (online rule)
+            removals = len(self.position.units_of(power))
+        return {"builds": max(n, 0), "removals": removals}
 
-    def _refusal(self, power: str, order):
-        """Why ``order`` cannot be taken from ``power`` now: ``(English
-        sentence, Diagnostic)`` (see :class:`Receipt`), or None."""
+    def _refusal(self, power: str, order) -> Reason | None:
+        """Why ``order`` cannot be taken from ``power`` now (a Reason), or None."""
         house, kind, pos = self.settings.house, self.phase.kind, self.position
         if isinstance(order, RetreatPreference):
             if not house.retreat_preferences:
@@ -221,13 +217,13 @@ class Game(EndOfGame):
             if kind == "A":
                 return game_refusal("retreat_list_phase")
             units = pos.units if kind == "M" else {p: d.unit for p, d in pos.dislodged.items()}
-            return self._not_own_unit(power, order, units, "dislodged " if kind == "R" else "")
+            return self._not_own_unit(power, order, units, kind == "R")
         if isinstance(order, (BuildPriority, DisbandPriority)):
             return None if house.priority_lists else game_refusal("priority_lists_off")
         if kind == "M":
             if isinstance(order, MOVEMENT_ORDERS):
-                return self._rules_refusal(power, order, _illegal(adjudicate_movement(
-                    self.map, pos, {power: [order]}, self.settings.rule_options).results[0]))
+                return _illegal(adjudicate_movement(self.map, pos, {power: [order]},
+                                                    self.settings.rule_options).results[0])
             if isinstance(order, ADJUSTMENT_ORDERS) and house.combined_orders:
                 return self._combined_adjustment_refusal(power, order)
             if isinstance(order, ADJUSTMENT_ORDERS):
@@ -239,37 +235,22 @@ class Game(EndOfGame):
             return game_refusal("movement_phase", phase=pos.phase)
         if kind == "R":
             if isinstance(order, (Retreat, Disband, Move)):
-                return self._rules_refusal(power, order, _illegal(
-                    adjudicate_retreats(self.map, pos, {power: [order]}).results[0]))
+                return _illegal(adjudicate_retreats(self.map, pos, {power: [order]}).results[0])
             return game_refusal("retreat_phase", phase=pos.phase)
         if isinstance(order, ADJUSTMENT_ORDERS):
             r = adjudicate_adjustments(self.map, pos, {power: [order]}, self.settings.rule_options).results[0]
-            return self._rules_refusal(power, order, None if r.outcome == SUCCEEDS else r.reason)
+            return None if r.outcome == SUCCEEDS else r.reason
         return game_refusal("adjustment_phase", phase=pos.phase)
 
-    def _parse_context(self, power: str) -> ParseContext:
-        game_map = self.map
-        return ParseContext(game_map, name_index(game_map, load_names(self.map_name)), self.phase.kind,
-                            self.position, power)
-
-    def _rules_refusal(self, power: str, order, reason: str | None):
-        """The rules core's ``reason`` with its Diagnostic (judge.notation.legal.explain)."""
-        if not reason:
-            return None
-        return reason, explain(reason, order, self._parse_context(power))
-
-    def _not_own_unit(self, power: str, order, units, dislodged: str = ""):
+    def _not_own_unit(self, power: str, order, units, dislodged: bool = False) -> Reason | None:
         """Refused when ``power`` has no unit (of ``units``) where ``order`` says."""
         prov = province_of(order.location)
         u = units.get(prov)
         if u is not None and u.power == power:
             return None
-        names = self._parse_context(power).names
         if u is None:
-            d = diagnostic("no_dislodged_unit" if dislodged else "no_unit", names, province=prov)
-        else:
-            d = diagnostic("not_your_unit", names, province=prov, power=u.power)
-        return f"{power} has no {dislodged}unit in {prov}", d
+            return Reason("no_dislodged_unit" if dislodged else "no_unit", province=prov)
+        return Reason("not_your_unit", province=prov, power=u.power)
 
     def _combined_adjustment_refusal(self, power: str, order):
         """Combined-order mode (``RULES.md`` §3.5): adjustment orders come with the
@@ -279,8 +260,7 @@ class Game(EndOfGame):
             return game_refusal("adjustment_with_fall")
         prov = province_of(order.location) if isinstance(order, (Build, Disband)) else None
         if isinstance(order, Build) and prov not in self.map.home_centres[power]:
-            return (f"{prov} is not a home centre of {power}",
-                    diagnostic("not_home_centre", self._parse_context(power).names, province=prov, power=power))
+            return Reason("not_home_centre", province=prov, power=power)
         if isinstance(order, Disband):
             return self._not_own_unit(power, order, self.position.units)
         return None
@@ -332,8 +312,9 @@ class Game(EndOfGame):
         record = PhaseRecord(
             before.phase, before,
             {p: es + tuple(res.made.get(p, ())) for p, es in entries.items() if es or res.made.get(p)},
-            tuple(res.results), after, now, seed if rng.getstate() != state else None)
-        self.history += (record,)
+            tuple(res.results), after, now, seed if rng.getstate() != state else None, self.press)
+        self.press = ()                  # the phase's public press goes with its record
+        self.history.append(record)
         self._carry_standing(after)
         self.position, self.orders = after, {}
         return record
@@ -376,7 +357,13 @@ class Game(EndOfGame):
 
     # ---- storage -----------------------------------------------------------------
     def to_dict(self) -> dict:
-        """Plain data (JSON-ready); :meth:`from_dict` gives back an equal game."""
+        """Plain data (JSON-ready), the whole history included; :meth:`from_dict`
+        gives back an equal game."""
+        return dict(self.live_dict(), history=[r.to_dict() for r in self.history])
+
+    def live_dict(self) -> dict:
+        """:meth:`to_dict` without the history, which the store keeps apart
+        (one record per phase): ``history_len`` says how many records there are."""
         return {
             "name": self.name, "map": self.map_name, "settings": self.settings.to_dict(),
             "seed": self.seed, "created": time_to_str(self.created),
@@ -384,16 +371,19 @@ class Game(EndOfGame):
             "position": position_to_dict(self.position),
             "orders": {p: [e.to_dict() for e in es] for p, es in self.orders.items()},
             "standing": {p: [e.to_dict() for e in es] for p, es in self.standing.items()},
-            "history": [r.to_dict() for r in self.history],
+            "history_len": len(self.history),
             "ending": self.ending.to_dict(),
             "schedule": self.schedule.to_dict(),
             "observers": dict(self.observers),
             "roster": [c.to_dict() for c in self.roster],
+            "press": [dict(p) for p in self.press],
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Game":
-        """Inverse of :meth:`to_dict`. Raises ValueError/KeyError on malformed data."""
+    def from_dict(cls, data: dict, load_record=None) -> "Game":
+        """Inverse of :meth:`to_dict`, or of :meth:`live_dict` with
+        ``load_record(i)`` giving the ``i``-th record's plain data (read when
+        first needed). Raises ValueError/KeyError on malformed data."""
         def entries(d):
             return {p: tuple(OrderEntry.from_dict(e) for e in es) for p, es in d.items()}
         return cls(
@@ -402,18 +392,28 @@ class Game(EndOfGame):
             {p: Player.from_dict(pl) for p, pl in data["players"].items()},
             position_from_dict(data["position"]), entries(data.get("orders", {})),
             entries(data.get("standing", {})),
-            tuple(PhaseRecord.from_dict(r) for r in data.get("history", ())),
+            _history(data, load_record),
             EndState.from_dict(data.get("ending", {})),
             schedule=Schedule.from_dict(data.get("schedule", {})),
             observers=dict(data.get("observers", {})),
             roster=tuple(Change.from_dict(c) for c in data.get("roster", ())),
+            press=tuple(dict(p) for p in data.get("press", ())),
         )
 
 
-def _illegal(result) -> str | None:
+def _history(data: dict, load_record) -> History:
+    if "history" in data:
+        return History(PhaseRecord.from_dict(r) for r in data["history"])
+    count = int(data.get("history_len", 0))
+    if count and load_record is None:
+        raise ValueError("the game's history is stored apart: give load_record")
+    return History(count=count, load=lambda i: PhaseRecord.from_dict(load_record(i)))
+
+
+def _illegal(result) -> Reason | None:
     return result.reason if result.outcome == ILLEGAL else None
 
 
 def _check_time(now: datetime) -> None:
     if not isinstance(now, datetime) or now.tzinfo is None or now.utcoffset() is None:
-        raise GameError("times must be aware datetimes (UTC)")
+        raise GameError("naive_time", what="now")

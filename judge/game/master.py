@@ -17,41 +17,45 @@ from datetime import datetime, timedelta
 
 from ..rules.phase import Phase
 from . import turns
-from .deadlines import whole_minute
+from .deadlines import orders_needed, whole_minute
 from .errors import GameError
 from .final_report import game_over_notice
-from .nmr import eject_player, missed_by, replace_player
+from .nmr import eject_player, missed_by, missing_powers, replace_player
 from .notices import GM, Notice, mailto
 from .records import WRITTEN
 from .roster import record_change
-from .setting_text import change_settings
+from .setting_text import change_settings, shown_pairs
 
 
 # ---- deadlines ---------------------------------------------------------------------
 def set_deadline(game, when: datetime, now: datetime) -> list[Notice]:
     """``SET DEADLINE``: the current phase's deadline becomes ``when`` (UTC,
-    after ``now``); a game without a clock starts its clock. A pause ends."""
+    after ``now``); a game without a clock starts its clock. A pause ends
+    (and a NoNMR game's wait). A deadline inside the reminder window reminds
+    the players whose orders are incomplete at once
+    (:func:`~judge.game.turns.reminders_now`)."""
     if when <= now:
         raise GameError.of("deadline_past")
     game.check_running()
     if not turns.running(game) or game.schedule.phase != str(game.phase):
         turns.open_phase(game, now, when)
-    game.schedule = replace(game.schedule, deadline=when, late=False, reminded=(),
+    game.schedule = replace(game.schedule, deadline=when, late=False, reminded=(), waiting=False,
                             paused_at=None, pause_until=None, pause_left=0.0)
-    return [turns.deadline_notice(game, "deadline", now)]
+    return [turns.deadline_notice(game, "deadline", now)] + turns.reminders_now(game, now)
 
 
 def extend(game, hours: float, now: datetime) -> list[Notice]:
     """``EXTEND hours``: the deadline moves ``hours`` later (from now, if it
-    has passed); a running grace period ends."""
+    has passed); a running grace period ends. Reminders as for
+    :func:`set_deadline`."""
     if hours <= 0:
-        raise GameError("extend by a number of hours above 0")
+        raise GameError("extend_hours")
     if not turns.running(game):
         raise GameError.of("no_clock", game=game.name)
     s = game.schedule
     base = s.deadline if s.deadline >= now else whole_minute(now)
-    game.schedule = replace(s, deadline=base + timedelta(hours=hours), late=False, reminded=())
-    return [turns.deadline_notice(game, "extended", now)]
+    game.schedule = replace(s, deadline=base + timedelta(hours=hours), late=False, reminded=(), waiting=False)
+    return [turns.deadline_notice(game, "extended", now)] + turns.reminders_now(game, now)
 
 
 def process_now(game, now: datetime) -> turns.Step:
@@ -66,9 +70,13 @@ def rollback(game, phase: str, now: datetime) -> list[Notice]:
     adjudicated phase): its position, the orders the players had written for
     it, the standing lists carried into it; later history is dropped, a
     finished game runs again, the NMR record forgets later phases. The phase
-    gets a fresh deadline if the game has a clock."""
+    gets a fresh deadline if the game has a clock; it is adjudicated at that
+    deadline, or earlier only once every power that must order has sent its
+    orders again or ``SET NOWAIT`` (``schedule.to_confirm``). The results,
+    reminders and final report of the phases played again are new mails
+    (``schedule.rollbacks``, :func:`judge.game.notices.event_key`)."""
     rec = game.record(phase)
-    index = game.history.index(rec)
+    index = next(i for i in range(len(game.history) - 1, -1, -1) if game.history[i] is rec)
     kept = game.history[:index]
     game.standing = {}
     for r in kept:           # standing lists carried as the game carried them
@@ -76,7 +84,8 @@ def rollback(game, phase: str, now: datetime) -> list[Notice]:
         game._carry_standing(r.position_after)
     game.orders = _written(rec.orders)
     game.position = rec.position_before
-    game.history = kept
+    game.press = rec.press             # the phase's broadcasts are the phase's again
+    game.history.truncate(index)
     game.ending = replace(game.ending, result=None, tie=None, votes=type(game.ending.votes)())
     nmr, missed = {}, {}
     for r in kept:
@@ -87,12 +96,17 @@ def rollback(game, phase: str, now: datetime) -> list[Notice]:
                 missed[p] = missed.get(p, ()) + (r.phase,)
             elif p in r.orders:
                 nmr.pop(p, None)
-    game.schedule = replace(game.schedule, nmr=nmr, missed=missed)
+    game.schedule = replace(game.schedule, nmr=nmr, missed=missed, rollbacks=game.schedule.rollbacks + 1)
     if game.schedule.deadline is not None or game.schedule.phase is not None:
         turns.open_phase(game, now)
+    # the orders restored stand, but the phase is not processed early on them: every
+    # power that must order sends its orders again (or SET NOWAIT) first (issue 13 point 1)
+    game.schedule = replace(game.schedule, to_confirm=frozenset(
+        p for p in game.map.powers if orders_needed(game, p)))
     return [Notice("rollback", turns.EVERYONE, {
         "game": game.name, "map": game.map_name, "phase": str(game.phase),
-        "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone},
+        "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone,
+        "early": game.settings.deadlines.early},
         f"{game.name}:{game.phase}:rollback:{now.isoformat()}")]
 
 
@@ -136,10 +150,14 @@ def replace_power(game, power: str, password_hash: str, now: datetime) -> list[N
 
 
 def check_become(game, power: str) -> str:
-    """``BECOME power``: the GM may enter orders for a power nobody plays or
-    that was abandoned. Returns the power's name; GameError otherwise."""
+    """``BECOME power``: the GM may enter orders for a power nobody plays, that
+    was abandoned, that a NoNMR game waits for, or whose standing retreat list
+    ran out in this retreat phase (the GM decides, text §10). Returns the
+    power's name; GameError otherwise."""
     power = game.power(power)
-    if game.players[power].addresses and power not in game.schedule.abandoned:
+    waited_for = game.schedule.waiting and power in missing_powers(game)   # NoNMR: the game waits for it
+    asked = game.phase.kind == "R" and power in turns.gm_decides(game)     # its retreat list ran out
+    if game.players[power].addresses and power not in game.schedule.abandoned and not (waited_for or asked):
         raise GameError.of("has_player", power=power, map=game.map_name)
     return power
 
@@ -154,9 +172,9 @@ def change(game, pairs, now: datetime) -> list[Notice]:
     try:
         game.settings = change_settings(game.settings, pairs)
     except ValueError as e:
-        raise GameError(str(e)) from None
+        raise GameError.wrap(e) from None
     return [Notice("settings", turns.EVERYONE, {"game": game.name, "map": game.map_name,
-                                                "changes": list(pairs)},
+                                                "changes": shown_pairs(pairs)},   # no join password
                    f"{game.name}:settings:{now.isoformat()}")]
 
 
@@ -199,4 +217,4 @@ def phase_name(text: str) -> str:
     try:
         return str(Phase.parse(text))
     except ValueError as e:
-        raise GameError(str(e)) from None
+        raise GameError.wrap(e) from None

@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from ..rules.phase import Phase
 from .deadlines import check_keys, grace_end, is_complete, orders_needed, push_past_absences
 from .errors import GameError
-from .notices import GM, Notice
+from .notices import GM, Notice, event_key
 from .records import WRITTEN, PhaseRecord, Player
 from .sequence import adjustments_due
 
@@ -39,20 +39,28 @@ class NmrSettings:
       abandoned and the GM told (0: never).
     - ``absence_max_days``: days of absence (``SET ABSENCE``) a player may take
       in the game, in total (0: none).
+    - ``nonmr``: njudge's NoNMR: a power that must order and has no complete
+      orders — late, vacant, abandoned, waiting for a replacement — holds the
+      phase up. At the deadline (after the grace period) the phase is not
+      adjudicated with the NMR defaults: the game waits (everyone is told)
+      until its orders are complete — the player's, a replacement's (who gets a
+      fresh deadline) or the GM's (``BECOME``) — or the GM sends ``PROCESS``.
     Raises ValueError for a bad value."""
 
     late_notices: bool = True
     abandon_after: int = 3
     absence_max_days: float = 15.0
+    nonmr: bool = False
 
     def __post_init__(self):
-        if not isinstance(self.late_notices, bool):
-            raise ValueError("late_notices must be true or false")
+        for name in ("late_notices", "nonmr"):
+            if not isinstance(getattr(self, name), bool):
+                raise GameError("not_a_flag", what=name)
         if not isinstance(self.abandon_after, int) or isinstance(self.abandon_after, bool) \
                 or self.abandon_after < 0:
-            raise ValueError("abandon_after must be a whole number, 0 or more")
+            raise GameError("not_at_least_zero", what="abandon_after")
         if not isinstance(self.absence_max_days, (int, float)) or self.absence_max_days < 0:
-            raise ValueError("absence_max_days must be 0 or more")
+            raise GameError("not_at_least_zero", what="absence_max_days")
         object.__setattr__(self, "absence_max_days", float(self.absence_max_days))
 
     def to_dict(self) -> dict:
@@ -67,6 +75,12 @@ class NmrSettings:
 def playing(game, power: str) -> bool:
     """Whether someone plays ``power`` (it has an address) and it is not abandoned."""
     return bool(game.players[power].addresses) and power not in game.schedule.abandoned
+
+
+def holds_up(game, power: str) -> bool:
+    """Whether ``power``'s orders hold the phase up: it is played, or the game
+    is NoNMR (``nonmr``: every power that must order holds it up)."""
+    return game.settings.nmr.nonmr or playing(game, power)
 
 
 def missing_powers(game) -> list[str]:
@@ -86,7 +100,7 @@ def late_notices(game, now: datetime) -> list[Notice]:
         return []
     sched = game.schedule
     until = grace_end(game.settings.deadlines, sched.deadline)
-    key = f"{game.name}:{sched.phase}:late"
+    key = event_key(game, sched.phase, "late")
     out = [Notice("late", (p,), {"game": game.name, "map": game.map_name, "power": p,
                                  "phase": sched.phase, "deadline": sched.deadline, "grace": until,
                                  "missing": missing_units(game, p),
@@ -146,7 +160,7 @@ def record_nmr(game, records: list[PhaseRecord]) -> list[Notice]:
                 abandoned.add(p)
                 notices.append(Notice("abandoned", (GM,), {
                     "game": game.name, "map": game.map_name, "power": p, "phase": rec.phase,
-                    "count": nmr[p], "missed": list(missed[p])}, f"{game.name}:{rec.phase}:abandoned:{p}"))
+                    "count": nmr[p], "missed": list(missed[p])}, event_key(game, rec.phase, "abandoned", p)))
     game.schedule = replace(sched, nmr=nmr, missed=missed, abandoned=frozenset(abandoned))
     return notices
 
@@ -203,16 +217,16 @@ def set_absence(game, power: str, start: datetime, end: datetime, now: datetime)
     before the start, or beyond the limit."""
     power = game.power(power)
     if end <= start:
-        raise GameError("an absence must end after it starts")
+        raise GameError("absence_backwards")
     if end <= now:
-        raise GameError("that absence is over already")
+        raise GameError("absence_over")
     start = max(start, now)
     days = math.ceil((end - start) / timedelta(days=1) * 100) / 100
     sched, limit = game.schedule, game.settings.nmr.absence_max_days
     used = sched.absence_days.get(power, 0.0)
     if used + days > limit:
-        raise GameError(f"absences are limited to {limit:g} days in this game; "
-                        f"{power} has {max(limit - used, 0):g} left")
+        raise GameError("absence_limit", limit=f"{limit:g}", power=power, left=f"{max(limit - used, 0):g}",
+                        map=game.map_name)
     spans = tuple(a for a in sched.absences.get(power, ()) if a[1] > now) + ((start, end),)
     sched = replace(sched, absences={**sched.absences, power: spans},
                     absence_days={**sched.absence_days, power: round(used + days, 2)})

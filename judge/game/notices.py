@@ -1,6 +1,6 @@
 """Mail intents: what the game wants told, to whom, as plain data. The mail
 layer turns each :class:`Notice` into one mail per recipient, in the reader's
-language, from the template named by ``kind`` (``templates/<lang>/<kind>.txt``).
+language, from the template named by ``kind`` (``templates/mail/notices/<kind>.txt``).
 
 Recipients are roles: ``to`` holds power names (the players of those powers,
 every address of each) and the roles :data:`GM`, :data:`OBSERVERS` and
@@ -45,7 +45,16 @@ class Notice:
     key: str
 
 
-CLOCK = ("started", "deadline", "extended", "resumed")
+def event_key(game, phase: str, *parts: str) -> str:
+    """The key of a notice about ``phase`` of ``game``: ``"g:S1901M:results"``;
+    after a ``ROLLBACK`` (``game.schedule.rollbacks``) ``"g:S1901M~2:results"``,
+    so that a phase played again mails its results, reminders and final report
+    anew instead of being taken for the mails sent the first time."""
+    n = game.schedule.rollbacks
+    return ":".join((game.name, f"{phase}~{n}" if n else phase, *parts))
+
+
+CLOCK = ("started", "deadline", "extended", "resumed", "goes_on")
 """Notice kinds that tell a game's deadline (:func:`merged`)."""
 
 
@@ -54,9 +63,11 @@ def merged(notices: list[Notice]) -> list[Notice]:
     readers should get them: per game, the clock notices (:data:`CLOCK`) become
     one, in the place of the last, telling its (the final) deadline and phase
     (a ``started`` notice stays one, with that deadline); the ``settings``
-    notices become one listing every change in order. Other notices are kept
-    as they are, in order. Without this, notices of the same kind and game
-    made at the same moment would share a key and all but the first be lost."""
+    notices become one listing every change in order; the final reports
+    (``game_over``) become the last one, which holds every ruling and vote of
+    the batch (issue 13 point 3). Other notices are kept as they are, in
+    order. Without this, notices of the same kind and game made at the same
+    moment would share a key and all but the first be lost."""
     last: dict[tuple[str, str], int] = {}
     for i, n in enumerate(notices):
         group = _group(n)
@@ -85,7 +96,7 @@ def merged(notices: list[Notice]) -> list[Notice]:
 def _group(notice: Notice) -> str | None:
     if notice.kind in CLOCK:
         return "clock"
-    return "settings" if notice.kind == "settings" else None
+    return notice.kind if notice.kind in ("settings", "game_over") else None
 
 
 def notice_to_dict(notice: Notice) -> dict:

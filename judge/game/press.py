@@ -17,7 +17,8 @@ English or Chinese.
 
 :func:`read_press` parses a block; :func:`route` decides who receives it
 under the game's :class:`PressSettings` and returns
-:class:`~judge.game.notices.Notice` intents. The rules:
+:class:`~judge.game.notices.Notice` intents; :func:`keep_broadcast` keeps a
+broadcast in the game for the archive (the phase's record takes it). The rules:
 
 - no press from players when the game allows none (the GM may always write);
 - press to some powers only when ``private`` is on; grey press only when
@@ -67,7 +68,7 @@ class PressSettings:
     def __post_init__(self):
         for f in fields(self):
             if not isinstance(getattr(self, f.name), bool):
-                raise ValueError(f"press {f.name} must be true or false")
+                raise GameError("not_a_flag", what=f"press {f.name}")
 
     def to_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -122,7 +123,7 @@ def read_header(line: str, names) -> PressHeader:
     word = next((w for w in _PRESS + _BROADCAST
                  if up == w or up.startswith(w + " ") or (not w.isascii() and text.startswith(w))), None)
     if word is None:
-        raise GameError(f"not a press line: {line.strip()!r}")
+        raise GameError("not_press_line", text=line.strip())
     rest = text[len(word):].strip(" :：")
     broadcast = word in _BROADCAST
     tokens = [t for t in re.split(r"[\s,，、;；]+", rest) if t]
@@ -133,7 +134,7 @@ def read_header(line: str, names) -> PressHeader:
             tokens = [t for t in tokens if t.upper() != g]
     if broadcast:
         if tokens:
-            raise GameError(f"BROADCAST takes no recipients (use PRESS TO ...): {' '.join(tokens)}")
+            raise GameError("broadcast_recipients", text=" ".join(tokens))
         return PressHeader(None, False, grey, line.strip())
     if tokens and tokens[0].upper().rstrip(":：") in _TO:
         tokens = tokens[1:]
@@ -155,7 +156,7 @@ def read_header(line: str, names) -> PressHeader:
                 powers += found
                 continue
         if power is None:
-            raise GameError(f"{tok!r} is not a power of this game")
+            raise GameError("press_not_power", text=tok)
         powers.append(power)
     return PressHeader(tuple(dict.fromkeys(powers)), gm, grey, line.strip())
 
@@ -172,7 +173,7 @@ def read_press(lines: list[str], start: int, names) -> tuple[PressBlock, int]:
     closed = i < len(lines)
     text = "\n".join(body).strip("\n")
     if len(text) > MAX_PRESS_CHARS:
-        raise GameError(f"press is limited to {MAX_PRESS_CHARS} characters")
+        raise GameError("press_too_long", limit=MAX_PRESS_CHARS)
     return PressBlock(header, text, closed), i + 1 if closed else i
 
 
@@ -185,7 +186,7 @@ def route(game, sender: str | None, block: PressBlock, key: str) -> list[Notice]
     rules: PressSettings = game.settings.press
     h = block.header
     if not block.text.strip():
-        raise GameError("the press is empty")
+        raise GameError("press_empty")
     if sender is not None:
         if not rules.allowed:
             raise GameError.of("no_press")
@@ -203,7 +204,7 @@ def route(game, sender: str | None, block: PressBlock, key: str) -> list[Notice]
         if sender is not None and to and not rules.private and set(to) != set(playing) - {sender}:
             raise GameError.of("no_private_press")
         if not to and not h.gm:
-            raise GameError("the press names nobody but yourself")
+            raise GameError("press_self_only")
     broadcast = h.to is None
     base = {"game": game.name, "map": game.map_name, "phase": str(game.phase), "text": block.text,
             "broadcast": broadcast, "to": [] if broadcast else list(h.to), "to_gm": h.gm or broadcast}
@@ -221,6 +222,17 @@ def route(game, sender: str | None, block: PressBlock, key: str) -> list[Notice]
         out.append(Notice("press", (GM,), dict(shown, sender=sender, address=_address(game, sender),
                                                gm_copy=True), f"{key}:press-gm"))
     return out
+
+
+def keep_broadcast(game, sender: str | None, block: PressBlock, now) -> None:
+    """Keep a broadcast (public press) that :func:`route` let through in the
+    game's current phase, for the archive (``sender``: a power, or None for
+    the GM; grey press is kept unsigned)."""
+    if block.header.to is not None:
+        return
+    game.press += ({"at": now.isoformat(), "sender": None if block.header.grey else sender,
+                    "gm": sender is None and not block.header.grey, "grey": block.header.grey,
+                    "text": block.text},)
 
 
 def _address(game, power: str | None) -> str | None:

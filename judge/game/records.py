@@ -23,23 +23,44 @@ SOURCES = (WRITTEN, LIST, DEFAULT)
 
 @dataclass(frozen=True)
 class Player:
-    """Who plays one power. ``addresses``: mail addresses (the first is the
-    address of record); ``password_hash``: a hash, never the password (None: none
-    set); ``language``: ``"en"``, ``"zh-hans"`` or ``"zh-hant"``. A vacant power
-    has no addresses."""
+    """Who plays one power. ``addresses``: mail addresses, the first the
+    leader's (元首, the address of record), the others advisors' (幕僚, added
+    by the leader with ``ADVISOR ADD``; Appendix 2: they help the leader and
+    score nothing); ``no_mail``: the advisors who do not get the power's mail
+    (the leader's choice); ``password_hash``: a hash, never the password (None:
+    none set); ``language``: ``"en"``, ``"zh-hans"`` or ``"zh-hant"``. A vacant
+    power has no addresses."""
 
     addresses: tuple[str, ...] = ()
     password_hash: str | None = None
     language: str = "en"
+    no_mail: tuple[str, ...] = ()
+
+    @property
+    def leader(self) -> str | None:
+        return self.addresses[0] if self.addresses else None
+
+    @property
+    def advisors(self) -> tuple[str, ...]:
+        return self.addresses[1:]
+
+    @property
+    def mailed(self) -> tuple[str, ...]:
+        """The addresses that get the power's mail: the leader's and those of
+        the advisors who get it."""
+        return tuple(a for a in self.addresses if a not in self.no_mail)
 
     def to_dict(self) -> dict:
-        return {"addresses": list(self.addresses), "password_hash": self.password_hash,
-                "language": self.language}
+        out = {"addresses": list(self.addresses), "password_hash": self.password_hash,
+               "language": self.language}
+        if self.no_mail:
+            out["no_mail"] = list(self.no_mail)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict) -> "Player":
         return cls(tuple(data.get("addresses", ())), data.get("password_hash"),
-                   data.get("language", "en"))
+                   data.get("language", "en"), tuple(data.get("no_mail", ())))
 
 
 @dataclass(frozen=True)
@@ -76,6 +97,9 @@ class PhaseRecord:
     civil disorder). ``position_after`` carries the SC ownership after the phase
     (updated after Fall). ``random_seed``: the seed string of the phase's random
     generator when a random choice was made (``RULES.md`` §3.6), else None.
+    ``press``: the public press (broadcasts) sent during the phase, oldest
+    first: ``{"at": UTC ISO time, "sender": power or None (the GM), "grey":
+    bool, "text": str}`` each.
     """
 
     phase: str
@@ -85,6 +109,7 @@ class PhaseRecord:
     position_after: Position
     processed_at: datetime
     random_seed: str | None = None
+    press: tuple[dict, ...] = ()
 
     @property
     def sc_owners(self) -> dict[str, str]:
@@ -99,6 +124,7 @@ class PhaseRecord:
             "position_after": position_to_dict(self.position_after),
             "processed_at": time_to_str(self.processed_at),
             "random_seed": self.random_seed,
+            **({"press": [dict(p) for p in self.press]} if self.press else {}),
         }
 
     @classmethod
@@ -109,4 +135,5 @@ class PhaseRecord:
             tuple(result_from_dict(r) for r in data["results"]),
             position_from_dict(data["position_after"]),
             time_from_str(data["processed_at"]), data.get("random_seed"),
+            tuple(dict(p) for p in data.get("press", ())),
         )

@@ -12,13 +12,15 @@ import random
 from dataclasses import dataclass, field
 
 from ..rules import adjudicate_adjustments, adjudicate_movement, adjudicate_retreats
-from ..rules.adjustments import adjustment_counts
+from ..rules.adjustments import AdjustmentOutcome, adjustment_counts
 from ..rules.map import Map, province_of
 from ..rules.options import RuleOptions
 from ..rules.orders import (
-    ILLEGAL, SUCCEEDS, BuildPriority, Disband, DisbandPriority, Result, Retreat, RetreatPreference,
+    CIVIL_DISORDER, ILLEGAL, SUCCEEDS, BuildPriority, Disband, DisbandPriority, Move, Result, Retreat,
+    RetreatPreference,
 )
-from ..rules.position import Position
+from ..rules.position import DislodgedUnit, Position
+from ..rules.reasons import Reason
 from . import defaults
 from .records import DEFAULT, LIST, OrderEntry
 from .settings import HouseRules
@@ -55,19 +57,30 @@ def retreats(game_map: Map, position: Position, orders: dict[str, list],
              standing: dict[str, Standing], house: HouseRules,
              home: dict[str, frozenset[str]], rng: random.Random) -> Resolution:
     """A retreat phase. A dislodged unit with no order retreats by its standing
-    list (§3.1), else by the GM default (§3.3) if the game uses it, else disbands."""
+    list (§3.1), else by the GM default (§3.3) if the game uses it, else disbands.
+    One power's lists and defaults never send two of its units to one place
+    while another is open to either (see :class:`~judge.game.settings.HouseRules`)."""
     ordered = {province_of(o.location) for olist in orders.values() for o in olist}
     made: dict[str, list[OrderEntry]] = {}
-    for prov, d in sorted(position.dislodged.items()):
-        if prov in ordered:
-            continue
+    taken: dict[str, set[str]] = {}          # places each power's units retreat to already
+    for power, olist in orders.items():
+        taken[power] = {province_of(o.destination) for o in olist if isinstance(o, (Retreat, Move))}
+    todo = [(prov, d) for prov, d in sorted(position.dislodged.items()) if prov not in ordered]
+    lists = {prov: standing.get(d.unit.power, Standing()).retreats.get(prov) for prov, d in todo}
+    # a unit with fewer open places on its list chooses first (HouseRules: same first place)
+    todo.sort(key=lambda item: (len(defaults.open_places(game_map, item[1], lists[item[0]])), item[0]))
+    for prov, d in todo:
         power = d.unit.power
-        pref = standing.get(power, Standing()).retreats.get(prov)
-        loc = defaults.preferred_retreat(game_map, d, pref) if pref else None
+        mine = taken.setdefault(power, set())
+        pref = lists[prov]
+        loc = defaults.preferred_retreat(game_map, d, pref, avoid=mine) if pref else None
         source = LIST
         if loc is None and house.default_retreat == "house":
-            loc, source = defaults.default_retreat(game_map, position, d, home[power], rng), DEFAULT
+            free = tuple(o for o in d.retreats if province_of(o) not in mine)
+            unit = DislodgedUnit(d.unit, d.attacker_origin, free or d.retreats)
+            loc, source = defaults.default_retreat(game_map, position, unit, home[power], rng), DEFAULT
         if loc is not None:
+            mine.add(province_of(loc))
             made.setdefault(power, []).append(OrderEntry("", Retreat(d.unit.type, d.unit.location, loc), source))
     out = adjudicate_retreats(game_map, position, _with_made(orders, made))
     return Resolution(out.position, list(out.results), made)
@@ -76,20 +89,21 @@ def retreats(game_map: Map, position: Position, orders: dict[str, list],
 def adjustments(game_map: Map, position: Position, orders: dict[str, list],
                 standing: dict[str, Standing], house: HouseRules, rules: RuleOptions,
                 home: dict[str, frozenset[str]], rng: random.Random) -> Resolution:
-    """An adjustment phase. A power that wrote no adjustment order uses its
-    priority lists (§3.2); removals still due follow the civil-disorder rule of
-    the rule profile (DATC 6.J) or the GM default (§3.4), as the game says. In
-    combined-order mode (§3.5) removals come first and may be voluntary."""
+    """An adjustment phase. The builds or removals a power did not write come
+    from its priority lists (§3.2): written orders first, then the list for the
+    rest, as the reply to the orders promised; removals still due follow the
+    civil-disorder rule of the rule profile (DATC 6.J) or the GM default (§3.4),
+    as the game says. In combined-order mode (§3.5) removals come first and may
+    be voluntary."""
     made: dict[str, list[OrderEntry]] = {}
     counts = adjustment_counts(position, game_map.powers)
     for power in game_map.powers:
         lists = standing.get(power, Standing())
-        if orders.get(power):
-            continue
+        written = orders.get(power, [])
         if counts[power] > 0 and lists.builds:
-            picked = defaults.builds_from_list(game_map, position, power, lists.builds)
+            picked = defaults.builds_from_list(game_map, position, power, lists.builds, written)
         elif counts[power] < 0 and lists.disbands:
-            picked = defaults.removals_from_list(game_map, position, power, lists.disbands)
+            picked = defaults.removals_from_list(game_map, position, power, lists.disbands, written)
         else:
             continue
         if picked:
@@ -97,7 +111,7 @@ def adjustments(game_map: Map, position: Position, orders: dict[str, list],
     given = _with_made(orders, made)
     if house.combined_orders:
         return _removals_first(game_map, position, given, made, house, rules, home, rng)
-    out = adjudicate_adjustments(game_map, position, given, rules)
+    out = _adjudicate(game_map, position, given, rules, counts, house.extra_removals)
     if house.default_disband == "house":
         short = _civil_disorder(out.results)
         if short:
@@ -109,8 +123,29 @@ def adjustments(game_map: Map, position: Position, orders: dict[str, list],
                                                  if p not in removed}, position.sc_owners)
                 picked = defaults.default_removals(game_map, left, power, n, home[power], rng)
                 made.setdefault(power, []).extend(OrderEntry("", o, DEFAULT) for o in picked)
-            out = adjudicate_adjustments(game_map, position, _with_made(orders, made), rules)
+            out = _adjudicate(game_map, position, _with_made(orders, made), rules, counts, house.extra_removals)
     return Resolution(out.position, list(out.results), made)
+
+
+def _adjudicate(game_map, position, given, rules, counts, extra_removals: bool):
+    """The rules core's adjustments; with ``extra_removals`` (the online
+    version's rule, :class:`~judge.game.settings.HouseRules`) a power short of
+    centres that ordered more removals than due has the extra ones made too,
+    after the others (:func:`remove_units`)."""
+    extra: dict[str, list[Disband]] = {}
+    if extra_removals:
+        given = {p: list(olist) for p, olist in given.items()}
+        for power, olist in given.items():
+            removals = [i for i, o in enumerate(olist) if isinstance(o, Disband)]
+            if counts.get(power, 0) < 0 and len(removals) > -counts[power]:
+                beyond = set(removals[-counts[power]:])
+                extra[power] = [olist[i] for i in sorted(beyond)]
+                given[power] = [o for i, o in enumerate(olist) if i not in beyond]
+    out = adjudicate_adjustments(game_map, position, given, rules)
+    if not extra:
+        return out
+    after, more = remove_units(out.position, extra)
+    return AdjustmentOutcome(after, list(out.results) + more)
 
 
 def _removals_first(game_map, position, given, made, house, rules, home, rng) -> Resolution:
@@ -144,11 +179,11 @@ def remove_units(position: Position, removals: dict[str, list[Disband]]) -> tupl
             prov = province_of(order.location)
             u = units.get(prov)
             if u is None:
-                why = f"there is no unit in {prov}"
+                why = Reason("no_unit", province=prov)
             elif u.power != power:
-                why = f"the unit in {prov} belongs to {u.power}"
+                why = Reason("not_your_unit", province=prov, power=u.power)
             elif order.unit_type and order.unit_type != u.type:
-                why = f"the unit in {prov} is {'an army' if u.type == 'A' else 'a fleet'}"
+                why = Reason("wrong_unit_type", province=prov, actual=u.type, written=order.unit_type)
             else:
                 del units[prov]
                 results.append(Result(power, order, SUCCEEDS))
@@ -168,6 +203,6 @@ def _civil_disorder(results: list[Result]) -> dict[str, int]:
     """``{power: removals the core made in civil disorder}``."""
     short: dict[str, int] = {}
     for r in results:
-        if r.reason == "civil disorder":
+        if r.reason == CIVIL_DISORDER:
             short[r.power] = short.get(r.power, 0) + 1
     return short

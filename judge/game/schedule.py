@@ -29,7 +29,18 @@ class Schedule:
     - ``nmr``: consecutive phases each power missed; ``missed``: every phase it
       missed (the record the GM sees); ``abandoned``: powers given up for
       missing too many phases (a replacement may take them over).
-    - ``outage_checked``: the deadline already checked for an outage at start-up.
+    - ``rollbacks``: how many times the GM rolled the game back; the mails of
+      a phase played again are new mails (:func:`judge.game.notices.event_key`).
+    - ``acted``: the GM's phase-changing commands done lately, as ``(digest of
+      the mail, the phase and deadline it left, time, mail key, order entries
+      of the phase then)`` (ISO times),
+      so a repeat of the same mail is known (:mod:`judge.mail.game_commands`,
+      issue 13 point 12).
+    - ``waiting``: a NoNMR game (``nmr.nonmr``) past its deadline waits for
+      the orders of a power (or a replacement) before it is adjudicated.
+    - ``to_confirm``: powers whose orders a ``ROLLBACK`` restored and who have
+      not sent orders (or ``SET NOWAIT``) since: the phase is not processed
+      early while one of them must order (issue 13 point 1).
     """
 
     phase: str | None = None
@@ -46,6 +57,10 @@ class Schedule:
     nmr: dict[str, int] = field(default_factory=dict)
     missed: dict[str, tuple[str, ...]] = field(default_factory=dict)
     abandoned: frozenset[str] = frozenset()
+    rollbacks: int = 0
+    to_confirm: frozenset[str] = frozenset()
+    waiting: bool = False
+    acted: tuple[tuple[str, str, str, str, str, int], ...] = ()
 
     @property
     def paused(self) -> bool:
@@ -65,7 +80,9 @@ class Schedule:
                          for p, spans in self.absences.items()},
             "absence_days": dict(self.absence_days), "nmr": dict(self.nmr),
             "missed": {p: list(ph) for p, ph in self.missed.items()},
-            "abandoned": sorted(self.abandoned),
+            "abandoned": sorted(self.abandoned), "rollbacks": self.rollbacks,
+            "to_confirm": sorted(self.to_confirm), "waiting": self.waiting,
+            "acted": [list(a) for a in self.acted],
         }
 
     @classmethod
@@ -85,5 +102,7 @@ class Schedule:
             {p: float(d) for p, d in data.get("absence_days", {}).items()},
             {p: int(n) for p, n in data.get("nmr", {}).items()},
             {p: tuple(ph) for p, ph in data.get("missed", {}).items()},
-            frozenset(data.get("abandoned", ())),
+            frozenset(data.get("abandoned", ())), int(data.get("rollbacks", 0)),
+            frozenset(data.get("to_confirm", ())), bool(data.get("waiting", False)),
+            tuple(tuple(a) for a in data.get("acted", ())),
         )

@@ -10,6 +10,7 @@ every power as led, so awards can still be voted and named.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from ..rules.scoring import (
@@ -22,7 +23,7 @@ from .nmr import missed_by
 if TYPE_CHECKING:
     from .game import Game
 
-_AWARD_WORDS = {
+AWARD_WORDS = {
     BEST_STRATEGY: ("strategy", "best strategy", "best_strategy", "beststrategy",
                     "战略", "最佳战略", "最佳战略奖", "戰略", "最佳戰略", "最佳戰略獎"),
     BEST_DIPLOMACY: ("diplomacy", "best diplomacy", "best_diplomacy", "bestdiplomacy",
@@ -34,10 +35,10 @@ def award_name(text: str) -> str:
     """``"strategy"``, ``"BEST STRATEGY"``, ``"最佳战略奖"`` -> ``"best_strategy"``;
     likewise for diplomacy. Raises GameError for anything else."""
     key = " ".join(text.replace("-", " ").split()).casefold()
-    for award, words in _AWARD_WORDS.items():
+    for award, words in AWARD_WORDS.items():
         if key in words:
             return award
-    raise GameError(f"{text!r} is not an award: use strategy or diplomacy")
+    raise GameError("not_an_award", text=text)
 
 
 def leaders(game: "Game") -> dict[str, str]:
@@ -60,22 +61,49 @@ def led_powers(game: "Game") -> tuple[str, ...]:
 @dataclass(frozen=True)
 class AwardOutcome:
     """Where one award stands: ``winners`` (empty while the GM has still to
-    name them), ``tally`` (the leaders' vote count when awards are voted, else
-    None) and ``by_gm`` (the GM named the winner or broke the tie)."""
+    name them or the vote is open), ``tally`` (the leaders' vote count when
+    awards are voted and the vote has closed, else None), ``by_gm`` (the GM
+    named the winner or broke the tie) and ``open_until`` (while the leaders'
+    vote is open: when it closes, UTC; else None)."""
 
     award: str
     winners: tuple[str, ...]
     tally: AwardTally | None
     by_gm: bool
+    open_until: datetime | None = None
 
     @property
     def pending(self) -> bool:
         return not self.winners
 
 
+def award_vote_open(game: "Game") -> bool:
+    """Whether the leaders' award vote is open: a house-scored game whose
+    awards are voted and whose vote has not closed (it runs during the game
+    and for ``award_window_hours`` after its end, or until every leader has
+    voted for both awards; issue 13 point 5)."""
+    scoring = game.settings.scoring
+    return scoring.system == HOUSE and scoring.awards == "vote" and not game.ending.awards_closed
+
+
+def award_vote_closes(game: "Game") -> datetime | None:
+    """When the open award vote of a finished game closes (UTC), else None."""
+    result = game.ending.result
+    if result is None or not award_vote_open(game):
+        return None
+    return result.at + timedelta(hours=game.settings.scoring.award_window_hours)
+
+
+def award_votes_complete(game: "Game") -> bool:
+    """Every leader has voted for both awards."""
+    votes, voters = game.ending.award_votes, led_powers(game)
+    return bool(voters) and all(set(voters) <= set(votes.get(a, {})) for a in AWARDS)
+
+
 def award_outcomes(game: "Game") -> dict[str, AwardOutcome]:
     """``{award: AwardOutcome}`` for both awards in a house-scored game, ``{}``
-    in a game scored by another system (it has no awards)."""
+    in a game scored by another system (it has no awards). While the leaders'
+    vote is open nobody has an award and no vote is shown."""
     scoring, end = game.settings.scoring, game.ending
     if scoring.system != HOUSE:
         return {}
@@ -84,6 +112,9 @@ def award_outcomes(game: "Game") -> dict[str, AwardOutcome]:
         pick = end.gm_awards.get(award)
         if scoring.awards == "gm":
             out[award] = AwardOutcome(award, (pick,) if pick else (), None, pick is not None)
+            continue
+        if award_vote_open(game):
+            out[award] = AwardOutcome(award, (), None, False, award_vote_closes(game))
             continue
         tally = tally_award(end.award_votes.get(award, {}), scoring.award_tie_rule,
                             game.sc_counts(), pick)
@@ -97,15 +128,16 @@ def final_scores(game: "Game") -> dict[str, Score]:
     adds nothing). Raises GameError while the game is running."""
     result = game.ending.result
     if result is None:
-        raise GameError(f"game {game.name} is still running: there are no final scores yet")
+        raise GameError("still_running", game=game.name)
     extras = None
     if game.settings.scoring.system == HOUSE:
         extras = ScoreExtras(dict(game.ending.passive),
                              {a: o.winners for a, o in award_outcomes(game).items()})
     try:
-        return score(game.settings.scoring.system, game.sc_counts(), result, extras)
+        return score(game.settings.scoring.system, game.sc_counts(), result, extras,
+                     concession_bonus=game.settings.scoring.concession_bonus)
     except ValueError as e:
-        raise GameError(str(e)) from None
+        raise GameError.wrap(e) from None
 
 
 def person_scores(game: "Game") -> dict[str, Score]:

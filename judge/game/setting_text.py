@@ -6,11 +6,15 @@ and their values:
 
 ==========================  ==========================================================
 ``rules``                   a rule profile: ``datc``, ``droidippy``
+``names``                   the name set of the mails: ``house`` (the rule texts' spellings), ``standard``
 ``retreat_preferences``     ``yes``/``no`` (house rules, ``RULES.md`` §3.1)
 ``priority_lists``          ``yes``/``no`` (§3.2)
 ``default_retreat``         ``disband``, ``house`` (§3.3)
 ``default_disband``         ``datc``, ``house`` (§3.4)
 ``combined_orders``         ``yes``/``no`` (§3.5)
+``extra_removals``          ``yes``/``no``: a power short of centres may remove more units than due
+``preset``                  ``house`` (Chinese: ``预设=房规``): every house rule of the
+                            simplified-Chinese text (:data:`PRESETS`); pairs after it change it
 ``solo``                    SCs for a solo, or ``none`` (§4; default 18)
 ``solo_rule``               ``reach`` (every power with N) or ``most`` (most SCs and N)
 ``alliance``                combined SCs for a two-power alliance, or ``none``
@@ -23,6 +27,9 @@ and their values:
 ``scoring``                 ``house``, ``dss``, ``sum_of_squares``, ``c_diplo`` (§5)
 ``awards``                  ``gm`` (the GM names them) or ``vote`` (the leaders vote)
 ``award_tie``               ``gm_decides``, ``share``, ``most_centres``
+``concession_bonus``        ``yes``/``no``: the house +10 for a power the others concede to
+``award_window``            how long the leaders' award vote stays open after the end
+                            (``72h``; it closes earlier once every leader voted for both)
 ``timezone``                IANA zone of the deadlines (``Europe/Paris``; issue 4)
 ``movement``                length of movement phases (``48h``, ``2d``, ``90m``) or a clock
                             time (``20:00``; ``20:00/12h``: at least 12 h after the start)
@@ -41,6 +48,8 @@ and their values:
 ``gunboat``                 ``yes``/``no``: no player's address is shown to another
 ``late_notices``            ``yes``/``no``: tell late players at the deadline
 ``abandon_after``           phases missed in a row before a power is abandoned (``0``: never)
+``nonmr``                   ``yes``/``no``: njudge's NoNMR — a power without orders (late, vacant,
+                            waiting for a replacement) holds the phase up; the game waits
 ``absence_max``             days of absence a player may take (``15``)
 ``auth``                    ``address``, ``password``, ``verified`` or ``default`` (the
                             judge's): how a player's mail is believed (issue 12)
@@ -66,6 +75,7 @@ from datetime import datetime, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .deadlines import WEEKDAYS, Timing
+from .errors import GameError
 from .passwords import hash_password
 from .settings import Settings
 
@@ -74,7 +84,7 @@ def _count(text: str, tz: str) -> int | None:
     if text.lower() in ("none", "off", "no", "-"):
         return None
     if not (text.isascii() and text.isdigit()):
-        raise ValueError(f"{text!r} is not a whole number (or none)")
+        raise GameError("not_whole_or_none", text=text)
     return int(text)
 
 
@@ -82,7 +92,7 @@ def _flag(text: str, tz: str) -> bool:
     words = {"yes": True, "true": True, "on": True, "1": True,
              "no": False, "false": False, "off": False, "0": False}
     if text.lower() not in words:
-        raise ValueError(f"{text!r} is not yes or no")
+        raise GameError("not_yes_no", text=text)
     return words[text.lower()]
 
 
@@ -101,12 +111,12 @@ def _time(text: str, tz: str) -> datetime | None:
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
-        raise ValueError(f"{text!r} is not an ISO 8601 date and time such as 2027-01-01T00:00Z") from None
+        raise GameError("not_a_time", what="end_at", text=text) from None
     if moment.tzinfo is None:
         try:
             moment = moment.replace(tzinfo=ZoneInfo(tz))
         except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"unknown time zone {tz!r}") from None
+            raise GameError("unknown_zone", text=tz) from None
     return moment.astimezone(timezone.utc)
 
 
@@ -118,7 +128,7 @@ def hours_of(text: str, tz: str = "UTC") -> float:
         return float(t)
     parts = re.findall(r"(\d+(?:\.\d+)?)([dhms])", t)
     if not parts or "".join(n + u for n, u in parts) != t:
-        raise ValueError(f"{text!r} is not a length such as 48h, 2d or 90m")
+        raise GameError("not_length", text=text)
     return sum(float(n) * {"d": 24, "h": 1, "m": 1 / 60, "s": 1 / 3600}[u] for n, u in parts)
 
 
@@ -128,7 +138,7 @@ def length_of(text: str, tz: str = "UTC") -> float:
     days?) or anything else."""
     t = text.strip()
     if re.fullmatch(r"\d+(\.\d+)?", t) and float(t) != 0:
-        raise ValueError(f"{text!r} has no unit: write {t}h, {t}d or {t}m")
+        raise GameError("length_unit", text=text, value=t)
     return hours_of(t)
 
 
@@ -158,7 +168,7 @@ def _days_of(text: str, tz: str = "UTC") -> float:
 
 def _whole(text: str, tz: str) -> int:
     if not (text.strip().isascii() and text.strip().isdigit()):
-        raise ValueError(f"{text!r} is not a whole number")
+        raise GameError("not_whole", text=text)
     return int(text)
 
 
@@ -166,7 +176,7 @@ def _zone(text: str, tz: str) -> str:
     try:
         ZoneInfo(text.strip())
     except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"unknown time zone {text!r} (use an IANA name such as Europe/Paris)") from None
+        raise GameError("unknown_zone", text=text) from None
     return text.strip()
 
 
@@ -192,7 +202,7 @@ def _days(settings: Settings, text: str) -> Settings:
     else:
         days = tuple(d.strip()[:3] for d in t.split(",") if d.strip())
         if not days or any(d not in WEEKDAYS for d in days):
-            raise ValueError(f"{text!r}: name weekdays like mon,tue,wed or mon-fri")
+            raise GameError("bad_weekdays", text=text)
     d = settings.deadlines
     return replace(settings, deadlines=replace(d, **{k: replace(getattr(d, k), days=days)
                                                      for k in ("movement", "retreat", "adjustment")}))
@@ -205,7 +215,7 @@ _PRESS_MODES = {"none": (False, True, False), "white": (True, True, False),
 def _press(settings: Settings, text: str) -> Settings:
     mode = _PRESS_MODES.get(text.strip().lower())
     if mode is None:
-        raise ValueError(f"{text!r}: use none, white, grey or both")
+        raise GameError("bad_press_mode", text=text)
     return replace(settings, press=replace(settings.press, allowed=mode[0], white=mode[1], grey=mode[2]))
 
 
@@ -222,7 +232,7 @@ def _join_password(settings: Settings, text: str) -> Settings:
     if text.lower() in ("none", "off", "no", "-"):
         return _access(settings, join_password_hash="")
     if len(text) < 4 or any(c.isspace() for c in text):
-        raise ValueError("a join password needs at least 4 characters and no spaces")
+        raise GameError("weak_join_password")
     return _access(settings, join_password_hash=hash_password(text))
 
 
@@ -233,7 +243,7 @@ def _invite(settings: Settings, text: str) -> Settings:
     words = [w.strip().lower() for w in re.split(r"[,\s;，、]+", text) if w.strip()]
     bad = [w for w in words if "@" not in w.lstrip("+-") or w.lstrip("+-").startswith("@")]
     if bad or not words:
-        raise ValueError(f"{', '.join(bad) or text!r}: name mail addresses such as a@example.org")
+        raise GameError("not_addresses", text=", ".join(bad) or text)
     invited = [] if not all(w[0] in "+-" for w in words) else list(settings.access.invited)
     for w in words:
         address = w.lstrip("+-")
@@ -244,7 +254,79 @@ def _invite(settings: Settings, text: str) -> Settings:
     return _access(settings, invited=tuple(invited))
 
 
+PRESETS = {
+    "house": (
+        # (key, value, code of the text's rule): the house rules of
+        # rules-zh-hans-with-appendices.txt, as that text says them. Where RULES.md
+        # reads it otherwise the text wins (GUIDE): see the notes at each line.
+        ("solo_rule", "most", "victory_solo"),          # §4 a: 资源点数最多且不少于指定数目的国家，独立获胜
+        ("solo", "18", "victory_count"),                # §4 注: the GM names N; the map's majority
+        ("alliance", "18", "victory_alliance"),         # §4 b: two-power alliance, most SCs and at least N
+        ("tie", "continue", "victory_tie"),             # §4: 游戏以年为单位顺延，直到出现唯一获胜国家或联盟
+        # The text's opening says its five-phase online version has no need of the lists
+        # (这样也就不存在优先撤退、优先建造、优先解散的概念了), while §10, §11 and Appendix 1
+        # keep them as optional orders (选择性命令); RULES.md 3.7 makes them defaults when
+        # nothing is ordered in the phase. The text forbids nothing there: the preset keeps
+        # them as optional defaults that any order of the phase beats (a GM who wants them
+        # gone sets retreat_preferences=no priority_lists=no).
+        ("retreat_preferences", "yes", "retreat_lists"),   # §10 and Appendix 1 (选择性命令)
+        ("priority_lists", "yes", "priority_lists"),    # §11 and Appendix 1: 优先建造 / 优先解散
+        # §10: a list run out: 由GM自主决定 (the GM decides), where RULES.md 3.1 only says the
+        # game's default applies; the text wins: the GM is asked (turns.lists_run_out) and the
+        # rule (a)-(e) of RULES.md 3.3 stands in if the GM does not decide — never a disband
+        ("default_retreat", "house", "gm_retreat"),     # §10: GM decides (a)-(e); a list run out: GM自主决定
+        ("default_disband", "house", "gm_disband"),     # §11: GM disbands (a) overseas (b) off SCs (c) random
+        # RULES.md 3.5 describes the text's old combined mode (disbands before builds, on the
+        # same SC); the text's opening says the online version plays five phases and allows no
+        # voluntary disband: the text's online version wins for the preset
+        ("combined_orders", "no", "five_phases"),       # opening: 网络版…每年有…五个回合
+        ("extra_removals", "yes", "online_removals"),   # opening: 你必须解散一支或多支部队…（当然也可以小于）
+        ("scoring", "house", "scoring"),                # Appendix 2: SCs, +10 alone, +6 alliance, 2000k each leader
+        ("awards", "vote", "awards"),                   # Appendix 2: 从各国元首中评选 (chosen among the leaders)
+        ("award_tie", "gm_decides", "award_tie"),       # Appendix 2 says nothing of ties: the GM decides
+    ),
+}
+"""Settings that come together (``preset=NAME``): ``{name: ((key, value,
+rule code), ...)}``; the rule codes name the text's rules in the reply to
+CREATE and SET (templates ``parts/created.txt``, ``parts/gm.txt``)."""
+PRESET_WORDS = {"house": "house", "房规": "house", "房規": "house", "网络版": "house", "網絡版": "house",
+                "網路版": "house", "家规": "house", "家規": "house"}
+
+
+def preset_of(text: str) -> str:
+    """The preset named ``text`` (``house``, ``房规``, ``网络版`` ...); GameError
+    ``bad_preset`` (a ValueError) for another."""
+    name = PRESET_WORDS.get(text.strip().lower())
+    if name is None:
+        raise GameError("bad_preset", text=text, presets=list(PRESETS))
+    return name
+
+
+def preset_reply(pairs: Iterable[str], settings: Settings) -> dict | None:
+    """What the reply to ``CREATE``/``SET`` says of a ``preset=`` among
+    ``pairs``: ``{"name", "lines": [(key, value, rule code)], "end_year"}`` —
+    every setting the preset made, with its value in ``settings`` (a later
+    pair may have changed it), and whether the text's year condition (§4 c)
+    is left for the GM to name. None without a preset (or for a bad one)."""
+    for pair in pairs:
+        key, eq, text = pair.partition("=")
+        if eq and _key_of(pair) == "preset":
+            try:
+                name = preset_of(text)
+            except ValueError:
+                return None
+            now = describe_settings(settings)
+            return {"name": name, "lines": [(k, now[k], code) for k, _v, code in PRESETS[name]],
+                    "end_year": settings.victory.end_year is None}
+    return None
+
+
+def _preset(settings: Settings, text: str) -> Settings:
+    return change_settings(settings, [f"{k}={v}" for k, v, _code in PRESETS[preset_of(text)]])
+
+
 SPECIAL = {
+    "preset": _preset,
     "join_password": _join_password,
     "invite": _invite,
     "movement": lambda s, text: _timing(s, "movement", text),
@@ -259,11 +341,13 @@ SPECIAL = {
 # key -> (group or None for a Settings field, field name, reader(text, time zone))
 KEYS = {
     "rules": (None, "rules", _word),
+    "names": (None, "names", _word),
     "retreat_preferences": ("house", "retreat_preferences", _flag),
     "priority_lists": ("house", "priority_lists", _flag),
     "default_retreat": ("house", "default_retreat", _word),
     "default_disband": ("house", "default_disband", _word),
     "combined_orders": ("house", "combined_orders", _flag),
+    "extra_removals": ("house", "extra_removals", _flag),
     "solo": ("victory", "solo_centres", _count),
     "solo_rule": ("victory", "solo_rule", _word),
     "alliance": ("victory", "alliance_centres", _count),
@@ -275,6 +359,8 @@ KEYS = {
     "scoring": ("scoring", "system", _word),
     "awards": ("scoring", "awards", _word),
     "award_tie": ("scoring", "award_tie_rule", _word),
+    "award_window": ("scoring", "award_window_hours", length_of),
+    "concession_bonus": ("scoring", "concession_bonus", _flag),
     "timezone": ("deadlines", "timezone", _zone),
     "grace": ("deadlines", "grace_hours", length_of),
     "reminders": ("deadlines", "reminders", _hours_list),
@@ -288,6 +374,7 @@ KEYS = {
     "gunboat": ("press", "anonymous", _flag),
     "late_notices": ("nmr", "late_notices", _flag),
     "abandon_after": ("nmr", "abandon_after", _whole),
+    "nonmr": ("nmr", "nonmr", _flag),
     "absence_max": ("nmr", "absence_max_days", _days_of),
     "auth": ("access", "auth", _auth),
     "access": ("access", "access", _word),
@@ -295,13 +382,24 @@ KEYS = {
     "approve": ("access", "approve", _flag),
 }
 _ALIASES = {"solo_centres": "solo", "alliance_centres": "alliance", "tie_rule": "tie",
-            "system": "scoring", "award_tie_rule": "award_tie", "joinpassword": "join_password",
-            "invited": "invite", "invites": "invite"}
+            "system": "scoring", "award_tie_rule": "award_tie", "预设": "preset", "預設": "preset",
+            "joinpassword": "join_password", "invited": "invite", "invites": "invite"}
 
 
 def _key_of(pair: str) -> str:
     key = _word(pair.partition("=")[0].strip())
     return _ALIASES.get(key, key)
+
+
+SECRET_KEYS = frozenset({"join_password"})
+"""Keys whose value is never shown: the GM's pair is told to everyone with it hidden."""
+
+
+def shown_pairs(pairs: Iterable[str]) -> list[str]:
+    """``pairs`` as they may be shown to players: the value of a
+    :data:`SECRET_KEYS` key replaced by ``********`` (``join_password=********``)."""
+    return [pair.partition("=")[0] + "=********" if _key_of(pair) in SECRET_KEYS and "=" in pair else pair
+            for pair in pairs]
 
 
 def change_settings(settings: Settings, pairs: Iterable[str], tz: str | None = None) -> Settings:
@@ -310,14 +408,15 @@ def change_settings(settings: Settings, pairs: Iterable[str], tz: str | None = N
     the time zone (IANA name) of an ``end_at`` written without an offset;
     None (the default): the game's own, ``deadlines.timezone`` as these pairs
     leave it (so ``CREATE g pw timezone=Asia/Shanghai end_at=2027-01-01T00:00``
-    ends at midnight in Shanghai). Returns new settings; raises ValueError
-    naming the pair for an unknown key, a pair without ``=`` or a bad value
-    (nothing is changed then)."""
-    for pair in sorted(pairs, key=lambda pair: _key_of(pair) != "timezone"):
+    ends at midnight in Shanghai). Returns new settings; raises GameError
+    (a ValueError) with the pair in its params (``pair``) for an unknown
+    key, a pair without ``=`` or a bad value (nothing is changed then)."""
+    # timezone= first, then preset= (so pairs after it change what it set), then the rest in order
+    for pair in sorted(pairs, key=lambda pair: {"timezone": 0, "preset": 1}.get(_key_of(pair), 2)):
         key, eq, text = pair.partition("=")
         key = _key_of(pair)
         if not eq or (key not in KEYS and key not in SPECIAL):
-            raise ValueError(f"{pair!r}: write key=value with a key among {', '.join([*KEYS, *SPECIAL])}")
+            raise GameError("bad_key", pair=pair, keys=[*KEYS, *SPECIAL])
         try:
             if key in SPECIAL:
                 settings = SPECIAL[key](settings, text.strip())
@@ -329,7 +428,7 @@ def change_settings(settings: Settings, pairs: Iterable[str], tz: str | None = N
             else:
                 settings = replace(settings, **{group: replace(getattr(settings, group), **{name: value})})
         except ValueError as e:
-            raise ValueError(f"{pair!r}: {e}") from None
+            raise GameError.wrap(e, pair=pair) from None
     return settings
 
 

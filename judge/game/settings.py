@@ -15,12 +15,17 @@ from ..rules.scoring import ScoringSettings
 from ..rules.victory import VictorySettings
 from .access import AccessSettings
 from .deadlines import DeadlineSettings, check_keys, mapping
+from .errors import GameError
 from .nmr import NmrSettings
 from .press import PressSettings
 
 RETREAT_DEFAULTS = ("disband", "house")
 """What happens to a dislodged unit with no usable retreat order or preference:
 ``"disband"`` (standard rules) or ``"house"`` (the GM default of ``RULES.md`` §3.3)."""
+
+NAME_SETS = ("house", "standard")
+"""The name sets the judge writes Chinese names in (``judge.text.names``):
+the rule texts' own spellings, or the standard ones."""
 
 DISBAND_DEFAULTS = ("datc", "house")
 """Which units a power that must remove units and gave no usable order loses:
@@ -42,6 +47,20 @@ class HouseRules:
       are resolved at once from the lists and adjustment orders sent with the
       movement orders; removals are applied before builds, so a power may remove
       a unit and build on the same home SC; a power may remove units it need not.
+    - ``extra_removals``: the online version of the simplified-Chinese text
+      (its opening paragraph: 你必须解散一支或多支部队以保证你的部队数与资源点数相同
+      （当然也可以小于）): a power short of centres may remove more units than it
+      must — a removal beyond those due is made, not taken for a replacement of
+      the first. A power that is not short still may not remove a unit (no
+      voluntary disband, except of a dislodged unit in a retreat phase).
+
+    Decided where the texts say nothing (issue 13 point 6): two units of one
+    power whose standing retreat lists name the same first open place do not
+    bounce there by their lists — each takes the first place of its list that
+    no other unit of its power retreats to (the unit with fewer open places on
+    its list chooses first, then board order); only units that can retreat to
+    nowhere else meet there and are destroyed (text §10 e). A written retreat
+    is never changed.
     """
 
     retreat_preferences: bool = True
@@ -49,15 +68,18 @@ class HouseRules:
     default_retreat: str = "disband"
     default_disband: str = "datc"
     combined_orders: bool = False
+    extra_removals: bool = False
 
     def __post_init__(self):
         if self.default_retreat not in RETREAT_DEFAULTS:
-            raise ValueError(f"default_retreat must be one of {', '.join(RETREAT_DEFAULTS)}")
+            raise GameError("not_a_choice", what="default_retreat", value=repr(self.default_retreat),
+                            allowed=RETREAT_DEFAULTS)
         if self.default_disband not in DISBAND_DEFAULTS:
-            raise ValueError(f"default_disband must be one of {', '.join(DISBAND_DEFAULTS)}")
+            raise GameError("not_a_choice", what="default_disband", value=repr(self.default_disband),
+                            allowed=DISBAND_DEFAULTS)
         for f in fields(self):
             if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
-                raise ValueError(f"{f.name} must be true or false")
+                raise GameError("not_a_flag", what=f.name)
 
 
 @dataclass(frozen=True)
@@ -70,8 +92,10 @@ class Settings:
     :class:`~judge.rules.scoring.ScoringSettings`: Appendix 2 by default);
     ``deadlines``, ``nmr``, ``press``: the clock, the NMR policy and the press
     rules of issue 4 (:mod:`judge.game.deadlines`, :mod:`judge.game.nmr`,
-    :mod:`judge.game.press`); ``access``: who may join and how a player's
-    mail is believed (issue 12, :mod:`judge.game.access`)."""
+    :mod:`judge.game.press`); ``names``: the name set of the game's mails,
+    one of :data:`NAME_SETS` (a player may choose his own); ``access``: who
+    may join and how a player's mail is believed (issue 12,
+    :mod:`judge.game.access`)."""
 
     rules: str = "datc"
     house: HouseRules = field(default_factory=HouseRules)
@@ -80,11 +104,14 @@ class Settings:
     deadlines: DeadlineSettings = field(default_factory=DeadlineSettings)
     nmr: NmrSettings = field(default_factory=NmrSettings)
     press: PressSettings = field(default_factory=PressSettings)
+    names: str = "standard"
     access: AccessSettings = field(default_factory=AccessSettings)
 
     def __post_init__(self):
         if self.rules not in PROFILES:
-            raise ValueError(f"unknown rule profile {self.rules!r}; use one of {', '.join(PROFILES)}")
+            raise GameError("not_a_choice", what="rules", value=repr(self.rules), allowed=tuple(PROFILES))
+        if self.names not in NAME_SETS:
+            raise GameError("not_a_choice", what="names", value=repr(self.names), allowed=NAME_SETS)
 
     def check_map(self, game_map) -> None:
         """Raises ValueError when a victory threshold is more than the map's
@@ -93,7 +120,7 @@ class Settings:
         for name in ("solo_centres", "alliance_centres"):
             value = getattr(self.victory, name)
             if value is not None and value > total:
-                raise ValueError(f"{name} {value} is more than the map's {total} supply centres")
+                raise GameError("above_map_centres", what=name, value=value, total=total)
 
     @property
     def rule_options(self) -> RuleOptions:
@@ -103,15 +130,15 @@ class Settings:
         return {"rules": self.rules, "house": _group_to_dict(self.house),
                 "victory": self.victory.to_dict(), "scoring": self.scoring.to_dict(),
                 "deadlines": self.deadlines.to_dict(), "nmr": self.nmr.to_dict(),
-                "press": self.press.to_dict(), "access": self.access.to_dict()}
+                "press": self.press.to_dict(), "names": self.names, "access": self.access.to_dict()}
 
     @classmethod
     def from_dict(cls, data: dict) -> "Settings":
         """Raises ValueError for an unknown key or a bad value. A group or key
         missing (a game stored before it existed) takes its default."""
-        check_keys(data, {"rules", "house", "victory", "scoring", "deadlines", "nmr", "press", "access"},
-                   "settings")
-        return cls(rules=data.get("rules", "datc"),
+        check_keys(data, {"rules", "house", "victory", "scoring", "deadlines", "nmr", "press", "names",
+                          "access"}, "settings")
+        return cls(rules=data.get("rules", "datc"), names=data.get("names", "standard"),
                    house=_group_from_dict(HouseRules, data.get("house", {}), "settings.house"),
                    victory=VictorySettings.from_dict(mapping(data.get("victory", {}), "settings.victory")),
                    scoring=ScoringSettings.from_dict(mapping(data.get("scoring", {}), "settings.scoring")),

@@ -5,6 +5,8 @@ the game and the returned notices together.
 
 At each tick, in order:
 
+0. a finished game only closes its leaders' award vote when that is due
+   (:func:`close_award_vote`);
 1. a pause whose time is up ends (:func:`resume`);
 2. before the deadline: reminders to players whose orders are incomplete
    (``deadlines.reminders`` hours before); early processing when every power
@@ -28,6 +30,7 @@ that ends stops its clock and everyone gets the final report
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
@@ -37,9 +40,10 @@ from .deadlines import (
 )
 from .errors import GameError
 from .final_report import game_over_notice
-from .nmr import late_notices, missing_powers, missing_units, playing, record_nmr
-from .notices import GM, OBSERVERS, PLAYERS, Notice
+from .nmr import holds_up, late_notices, missing_powers, missing_units, playing, record_nmr
+from .notices import GM, OBSERVERS, PLAYERS, Notice, event_key
 from .records import PhaseRecord
+from .scores import award_vote_closes
 from .results import results_data
 
 EVERYONE = (PLAYERS, OBSERVERS, GM)
@@ -73,7 +77,7 @@ def open_phase(game, now: datetime, deadline: datetime | None = None) -> None:
         deadline = next_deadline(s, game.phase.kind, now)
         deadline = push_past_absences(deadline, game.schedule.all_absences())
     game.schedule = replace(game.schedule, phase=str(game.phase), opened=now, deadline=deadline,
-                            late=False, reminded=(), wait=frozenset())
+                            late=False, reminded=(), wait=frozenset(), to_confirm=frozenset(), waiting=False)
 
 
 def start(game, now: datetime, deadline: datetime | None = None) -> list[Notice]:
@@ -99,12 +103,27 @@ def started_notice(game) -> Notice:
 
 def ready(game) -> bool:
     """Early processing may happen: the game allows it, some power is played,
-    every played power that must order has complete orders, none set WAIT."""
+    every played power (every power, in a NoNMR game) that must order has
+    complete orders, none set WAIT or has orders a ROLLBACK restored."""
     if not game.settings.deadlines.early:
         return False
-    needed = [p for p in game.map.powers if playing(game, p) and orders_needed(game, p)]
-    return bool(needed) and not (set(needed) & game.schedule.wait) \
-        and all(is_complete(game, p) for p in needed)
+    needed = [p for p in game.map.powers if holds_up(game, p) and orders_needed(game, p)]
+    if not any(playing(game, p) for p in needed):
+        return False
+    held = game.schedule.wait | game.schedule.to_confirm
+    return bool(needed) and not (set(needed) & held) and all(is_complete(game, p) for p in needed)
+
+
+def orders_in(game) -> bool:
+    """The orders in may end the phase now, so a mail that brought orders is
+    followed at once by a look at the game (:meth:`judge.daemon.Daemon._changed`):
+    before the deadline, early processing may happen (:func:`ready`); past
+    it (the grace period, or a NoNMR game waiting) no order the phase waits
+    for is missing."""
+    s = game.schedule
+    if s.late or s.waiting:
+        return running(game) and not s.paused and not _late(game)
+    return ready(game)
 
 
 def due_at(game) -> datetime | None:
@@ -112,7 +131,9 @@ def due_at(game) -> datetime | None:
     the end of the grace period or of a pause), or None. Early processing is
     not timed: it is checked when orders arrive."""
     s = game.schedule
-    if not running(game):
+    if game.finished:
+        return award_vote_closes(game)          # the leaders' award vote closes (issue 13 point 5)
+    if not running(game) or s.waiting:          # a NoNMR game waiting for orders: no timed event
         return None
     if s.paused:
         return s.pause_until
@@ -126,10 +147,26 @@ def due_at(game) -> datetime | None:
     return min(times)
 
 
+def next_event(game) -> tuple[datetime | None, datetime | None]:
+    """``(when, end)``: the time of the game's next event (:func:`due_at`;
+    None if none) and when its orders are finally due (the deadline, or the
+    end of the grace period once it runs; None while paused or without one)."""
+    when = due_at(game)
+    s = game.schedule
+    if s.waiting and running(game):
+        return None, s.deadline          # no timed event, but orders that arrive are looked at
+    if when is None or s.paused:
+        return when, None
+    return when, grace_end(game.settings.deadlines, s.deadline) if s.late else s.deadline
+
+
 def tick(game, now: datetime) -> Step:
     """Do what is due at ``now`` (see module doc). Nothing happens to a game
     without a running clock. Returns the :class:`Step`."""
     step = Step()
+    if game.finished:
+        step.notices += close_award_vote(game, now)
+        return step
     if not running(game):
         return step
     game.check_end(now)
@@ -147,6 +184,10 @@ def tick(game, now: datetime) -> Step:
             s = game.schedule
         else:
             return step
+    if s.waiting:                      # NoNMR: adjudicated once every power that must order has
+        if not _late(game):
+            return _processed(step, game, now)
+        return step
     settings = game.settings.deadlines
     if not s.late:
         if now < s.deadline:
@@ -157,20 +198,53 @@ def tick(game, now: datetime) -> Step:
                 game.schedule = replace(game.schedule, reminded=game.schedule.reminded + tuple(
                     h for h in settings.reminders if h >= hours and h not in game.schedule.reminded))
             return step
-        late = [p for p in missing_powers(game) if playing(game, p)]
+        late = _late(game)
         if late and settings.grace_hours > 0 and now < grace_end(settings, s.deadline):
             game.schedule = replace(s, late=True)
             step.notices += late_notices(game, now)
             return step
+        return _at_deadline(step, game, now, late)
+    late = _late(game)
+    if not late:
         return _processed(step, game, now)
-    if now >= grace_end(settings, s.deadline) or not [p for p in missing_powers(game) if playing(game, p)]:
-        return _processed(step, game, now)
+    if now >= grace_end(settings, s.deadline):
+        return _at_deadline(step, game, now, late)
     return step
+
+
+def _late(game) -> list[str]:
+    """The powers whose missing orders hold the phase up (:func:`judge.game.nmr.holds_up`)."""
+    return [p for p in missing_powers(game) if holds_up(game, p)]
+
+
+def _at_deadline(step: Step, game, now: datetime, late: list[str]) -> Step:
+    """The deadline (and grace period) is over: adjudicate, the defaults
+    standing in for what is missing — or, in a NoNMR game with orders
+    missing, wait for them (everyone is told once)."""
+    if late and game.settings.nmr.nonmr:
+        if not game.schedule.waiting:
+            game.schedule = replace(game.schedule, waiting=True)
+            step.notices.append(Notice("waiting", EVERYONE, {
+                "game": game.name, "map": game.map_name, "phase": str(game.phase), "powers": late,
+                "vacant": [p for p in late if not game.players[p].addresses]},
+                event_key(game, str(game.phase), "waiting")))
+        return step
+    return _processed(step, game, now)
 
 
 def _processed(step: Step, game, now: datetime) -> Step:
     step += process(game, now)
     return step
+
+
+def replacement_joined(game, now: datetime) -> list[Notice]:
+    """A player has just taken a power of a NoNMR game waiting for orders:
+    the phase gets a fresh deadline from ``now`` (the orders given stand) and
+    everyone is told the game goes on. Empty when the game was not waiting."""
+    if not game.schedule.waiting or not running(game):
+        return []
+    open_phase(game, now)
+    return [deadline_notice(game, "goes_on", now)]
 
 
 def process(game, now: datetime) -> Step:
@@ -184,10 +258,60 @@ def process(game, now: datetime) -> Step:
     elif game.schedule.deadline is not None:
         open_phase(game, now)
     notices.insert(0, Notice("results", EVERYONE, results_data(game, records),
-                             f"{game.name}:{records[0].phase}:results"))
+                             event_key(game, records[0].phase, "results")))
     if game.finished:
         notices.append(game_over_notice(game))
+    else:
+        notices += lists_run_out(game)
     return Step(list(records), notices)
+
+
+def lists_run_out(game) -> list[Notice]:
+    """At the start of a retreat phase, in a game with the GM's default retreat
+    (``default_retreat=house``): the dislodged units whose standing retreat
+    list names no place open to them. The simplified-Chinese text (§10) says
+    the GM then decides (GM自主决定), not that the unit disbands: the GM is
+    asked, with the unit's open retreats and the place the text's rule (a)-(e)
+    gives, which the judge takes if neither the player nor the GM (``BECOME``)
+    orders the retreat by the deadline. Empty otherwise."""
+    from . import defaults
+    from .territory import home_country
+    house = game.settings.house
+    if game.phase.kind != "R" or house.default_retreat != "house" or house.combined_orders:
+        return []
+    standing, units = game._standing_now(), []
+    for prov, d in sorted(game.position.dislodged.items()):
+        pref = standing[d.unit.power].retreats.get(prov)
+        if pref is None or defaults.open_places(game.map, d, pref):
+            continue
+        rng = random.Random(f"{game.seed}:{game.position.phase}")
+        state = rng.getstate()
+        choice = defaults.default_retreat(game.map, game.position, d, home_country(game.map_name)[d.unit.power], rng)
+        units.append({"power": d.unit.power, "unit": [d.unit.type, d.unit.location], "listed": list(pref.destinations),
+                      "options": sorted(d.retreats), "default": choice, "random": rng.getstate() != state})
+    if not units:
+        return []
+    s = game.schedule
+    return [Notice("retreat_gm", (GM,), {"game": game.name, "map": game.map_name, "phase": str(game.phase),
+                                         "units": units, "deadline": s.deadline,
+                                         "timezone": game.settings.deadlines.timezone},
+                   event_key(game, str(game.phase), "retreat_gm"))]
+
+
+def gm_decides(game) -> list[str]:
+    """The powers of the current retreat phase whose standing list ran out
+    (:func:`lists_run_out`): the GM may ``BECOME`` them to order the retreat."""
+    return sorted({u["power"] for n in lists_run_out(game) for u in n.data["units"]})
+
+
+def close_award_vote(game, now: datetime, by_gm: bool = False) -> list[Notice]:
+    """Close the leaders' award vote of finished ``game`` if it is due, or
+    now by the GM (:meth:`Game.close_award_vote`): then everyone is sent the
+    final report with the awards, once (its own key). Empty otherwise."""
+    if not game.close_award_vote(now, by_gm):
+        return []
+    notice = game_over_notice(game)
+    return [replace(notice, key=f"{notice.key}:awards")]
 
 
 def ended(game) -> list[Notice]:
@@ -201,7 +325,24 @@ def ended(game) -> list[Notice]:
 
 def _stop_clock(game) -> None:
     game.schedule = replace(game.schedule, phase=str(game.phase), deadline=None, late=False,
-                            reminded=(), wait=frozenset(), paused_at=None, pause_until=None)
+                            reminded=(), wait=frozenset(), paused_at=None, pause_until=None, waiting=False)
+
+
+def reminders_now(game, now: datetime) -> list[Notice]:
+    """The GM has just moved the deadline: if it now falls within the reminder
+    window (``deadlines.reminders`` hours before it), the players whose orders
+    are incomplete are reminded at once — even in a phase that opened after
+    that reminder time, which :func:`tick` would skip (issue 13 point 7);
+    the reminders covered are marked sent."""
+    s, settings = game.schedule, game.settings.deadlines
+    if not running(game) or s.paused:
+        return []
+    left = (s.deadline - now).total_seconds() / 3600
+    due = [h for h in settings.reminders if h >= left and h not in s.reminded]
+    if not due or left <= 0:
+        return []
+    game.schedule = replace(s, reminded=s.reminded + tuple(due))
+    return _reminders(game, round(left, 1))
 
 
 def _reminders(game, hours: float) -> list[Notice]:
@@ -213,16 +354,57 @@ def _reminders(game, hours: float) -> list[Notice]:
         out.append(Notice("reminder", (p,), {
             "game": game.name, "map": game.map_name, "power": p, "phase": s.phase,
             "deadline": s.deadline, "timezone": game.settings.deadlines.timezone, "hours": hours,
-            "missing": missing_units(game, p)}, f"{game.name}:{s.phase}:reminder:{hours:g}"))
+            "missing": missing_units(game, p)}, event_key(game, s.phase, "reminder", f"{hours:g}", s.deadline.isoformat())))
+    return out
+
+
+# ---- where the game stands -----------------------------------------------------------
+STATES = ("forming", "running", "paused", "waiting", "finished")
+
+
+def lifecycle(game) -> dict:
+    """Where ``game`` stands in its life (issue 13 point 12), as data for
+    LIST, the GM's replies and ``judge game gm NAME status``: ``state`` (one
+    of :data:`STATES`: ``forming`` — no clock yet; ``running``; ``paused``;
+    ``waiting`` — a NoNMR game past its deadline waiting for orders or a
+    replacement; ``finished``), ``phase``, ``deadline`` (UTC or None),
+    ``timezone``, ``late`` (the grace period runs), ``left`` (a paused
+    phase's time left, as ``2d3h``) and ``until`` (when the pause ends by
+    itself), ``powers`` (those waited for) and ``vacant`` (powers without a
+    player; ``open_to``: those the GM opened to a replacement), and for a
+    finished game ``result`` (its kind), ``ended`` / ``end_phase``
+    (:func:`judge.game.final_report.end_phase`) and ``awards_until`` (an
+    open award vote's close)."""
+    from .final_report import end_phase
+    from .setting_text import length_text
+    s = game.schedule
+    vacant = [p for p in game.map.powers if not game.players[p].addresses]
+    out = {"state": "running", "phase": str(game.phase), "deadline": s.deadline,
+           "timezone": game.settings.deadlines.timezone, "late": s.late, "left": None, "until": None,
+           "powers": [], "vacant": vacant,
+           "open_to": [p for p in vacant if game.players[p].password_hash],
+           "result": None, "ended": None, "end_phase": None, "awards_until": None}
+    if game.finished:
+        ended, phase = end_phase(game)
+        out.update(state="finished", result=game.ending.result.kind, ended=ended, end_phase=phase,
+                   deadline=None, awards_until=award_vote_closes(game))
+    elif s.paused:
+        out.update(state="paused", left=length_text(s.pause_left / 3600), until=s.pause_until, deadline=None)
+    elif s.waiting:
+        out.update(state="waiting", powers=_late(game))
+    elif s.deadline is None:
+        out["state"] = "forming"
     return out
 
 
 # ---- WAIT, pause ---------------------------------------------------------------------
 def set_wait(game, power: str, wait: bool) -> None:
-    """``SET WAIT`` / ``SET NOWAIT`` for ``power`` in the current phase."""
+    """``SET WAIT`` / ``SET NOWAIT`` for ``power`` in the current phase. NOWAIT
+    also confirms orders a ``ROLLBACK`` restored (they may be processed early)."""
     power = game.power(power)
-    w = game.schedule.wait
-    game.schedule = replace(game.schedule, wait=(w | {power}) if wait else (w - {power}))
+    s = game.schedule
+    game.schedule = replace(s, wait=(s.wait | {power}) if wait else (s.wait - {power}),
+                            to_confirm=s.to_confirm if wait else s.to_confirm - {power})
 
 
 def pause(game, now: datetime, hours: float | None = None) -> Notice:
@@ -263,7 +445,8 @@ def resume(game, now: datetime) -> list[Notice]:
 
 def deadline_notice(game, kind: str, now: datetime) -> Notice:
     """A notice to everyone that the deadline is now ``game.schedule.deadline``
-    (``kind``: ``"resumed"``, ``"deadline"``, ``"extended"``, ``"outage"``)."""
+    (``kind``: ``"resumed"``, ``"deadline"``, ``"extended"``, ``"outage"``,
+    ``"goes_on"``: a NoNMR game that waited has its powers played again)."""
     s = game.schedule
     return Notice(kind, EVERYONE, {"game": game.name, "map": game.map_name, "phase": s.phase,
                                    "deadline": s.deadline, "timezone": game.settings.deadlines.timezone},

@@ -15,6 +15,10 @@ from __future__ import annotations
 from ..archive.text import history_text, map_svg, summary_text
 from ..game import GameError
 from ..rules.phase import Phase
+from ..text.catalogue import N_
+
+USAGE = {"history": N_("HISTORY [GAME] [FROM PHASE] [TO PHASE]"), "summary": N_("SUMMARY [GAME]"),
+         "map": N_("MAP [GAME] [PHASE]")}
 
 
 class ArchiveCommands:
@@ -27,7 +31,7 @@ class ArchiveCommands:
                 self._error(s, cmd.line, "no_such_game", game=cmd.args[0])
             return game
         if s.game is None:
-            self._error(s, cmd.line, "usage", usage=f"{cmd.name.upper()} GAME ...")
+            self._error(s, cmd.line, "usage", usage=USAGE[cmd.name])
         return s.game
 
     def _history(self, s, cmd) -> None:
@@ -39,7 +43,8 @@ class ArchiveCommands:
         first = args[words.index("FROM") + 1] if "FROM" in words[:-1] else None
         last = args[words.index("TO") + 1] if "TO" in words[:-1] else None
         try:
-            text = history_text(game, first, last, self._language(s))
+            text = history_text(game, first, last, self._language(s), names=self._names(s, s.mail.sender),
+                                templates=self.cfg.templates_dir)
         except GameError as e:
             return self._refused(s, cmd, e)
         s.last_game = game.name

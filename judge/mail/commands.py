@@ -11,7 +11,9 @@ ledger entry and the replies together.
 njudge's words where njudge has them (Chinese words in brackets)::
 
     HELP                               (帮助 幫助 说明 說明)
-    CREATE GAME PASSWORD [key=value..] (创建 創建 建立)  the sender becomes the GM
+    CREATE GAME PASSWORD [key=value..] (创建 創建 建立)  the sender becomes the GM;
+                                       preset=house (预设=房规): every house rule of
+                                       the simplified-Chinese text, named in the reply
     JOIN GAME PASSWORD [POWER]         (加入)            take a free power
     SIGNON GAME [PASSWORD]             (登录 登錄 登入 签到 簽到), njudge's
                                        ``SIGNON Fgame pw`` too; lines after it are orders
@@ -58,19 +60,20 @@ none of whose mails ever did anything and who had such an answer within
 ``[senders] refused_answer_hours``
 (:class:`Unanswered` says why; the worker keeps it in the ledger).
 
-Store tables written: ``games``, ``gm``, ``accounts``, ``refused``.
+Store tables written: games (:func:`judge.storage.save_game`, :func:`~judge.storage.save_gm`),
+``accounts``, ``refused`` (by sender) and ``joins`` (by game: JOINs waiting for the GM).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
-from collections import deque
 import hashlib
 import logging
 import re
 import textwrap
 import unicodedata
+from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Protocol
@@ -81,17 +84,18 @@ from ..game.game import NAME_RE
 from ..game.notices import GM, Notice
 from ..game.deadlines import adjustment_status
 from ..game.refusals import misspelt_order_word
-from ..game.setting_text import change_settings, describe_settings
+from ..game.setting_text import change_settings, describe_settings, preset_reply
 from ..game.press import is_press_start
 from ..game.roster import record_change
 from ..game.nmr import took_over
-from ..game.turns import open_phase, running, start, started_notice
+from ..game.turns import lifecycle, open_phase, replacement_joined, running, start, started_notice
 from ..maps import load_map, load_names
-from ..notation.format import format_order
 from ..notation.lexicon import clean_line
 from ..notation.names import is_cjk, name_index
-from ..notation.parser import ParseContext, parse_orders
-from ..rules.phase import Phase
+from ..notation.parser import ParseContext, chatter_note, parse_orders
+from ..text.catalogue import N_
+from ..text.names import NAME_SETS
+from ..text.templates import words_for
 from .archive_commands import ArchiveCommands
 from .end_commands import WORDS_EN as END_WORDS_EN, WORDS_ZH as END_WORDS_ZH, EndCommands
 from .game_commands import GameCommands, read_time
@@ -99,6 +103,7 @@ from .authenticity import verified_by
 from .masking import mask, secrets_of
 from .message import InboundMail
 from .passwords import hash_password, verify_password
+from ..storage import find_game, games_of, load_game, save_game, save_gm
 
 
 @dataclass(frozen=True)
@@ -137,6 +142,7 @@ class CommandHandler(Protocol):
 # ---- reading command lines ---------------------------------------------------------
 _EN = {"HELP": "help", "CREATE": "create", "JOIN": "join", "SIGNON": "signon", "LIST": "list",
        "RESIGN": "resign", "SIGNOFF": "signoff", "OBSERVE": "observe",
+       "ADVISOR": "advisor",
        # the GM (judge.mail.game_commands)
        "EXTEND": "extend", "PAUSE": "pause", "RESUME": "resume", "PROCESS": "process",
        "ROLLBACK": "rollback", "EJECT": "eject", "REPLACE": "replace", "BECOME": "become",
@@ -148,7 +154,7 @@ _EN = {"HELP": "help", "CREATE": "create", "JOIN": "join", "SIGNON": "signon", "
        "HISTORY": "history", "SUMMARY": "summary", "MAP": "map"}
 _EN_SET = {"PASSWORD": "set_password", "ADDRESS": "set_address", "LANGUAGE": "set_language",
            "LANG": "set_language", "DEADLINE": "set_deadline", "WAIT": "set_wait", "NOWAIT": "set_nowait",
-           "ABSENCE": "set_absence"}
+           "ABSENCE": "set_absence", "NAMES": "set_names"}
 _ZH = {
     "help": ("帮助", "幫助", "说明", "說明"),
     "create": ("创建", "創建", "建立"),
@@ -158,9 +164,11 @@ _ZH = {
     "set_password": ("设置密码", "設定密碼", "設置密碼", "修改密码", "修改密碼"),
     "set_address": ("设置地址", "設定地址", "設置地址", "修改地址"),
     "set_language": ("设置语言", "設定語言", "設置語言"),
+    "set_names": ("设置地名", "設定地名"),
     "resign": ("辞职", "辭職", "退出游戏", "退出遊戲"),
     "signoff": ("结束", "結束", "签退", "簽退"),
     "observe": ("旁观", "旁觀", "观战", "觀戰"),
+    "advisor": ("幕僚",),
     "set_wait": ("等待",),
     "set_nowait": ("不等待",),
     "set_deadline": ("设置截止", "設定截止", "設置截止"),
@@ -189,10 +197,17 @@ _LANG_WORDS = {"en": "en", "english": "en", "英文": "en", "英语": "en", "英
                "简体中文": "zh-hans", "中文": "zh-hans", "簡體": "zh-hans", "簡體中文": "zh-hans",
                "zh-hant": "zh-hant", "zh_hant": "zh-hant", "zh-tw": "zh-hant", "繁体": "zh-hant",
                "繁體": "zh-hant", "繁体中文": "zh-hant", "繁體中文": "zh-hant"}
-USAGE = {"create": "CREATE GAME PASSWORD [deadline=YYYY-MM-DDTHH:MM] [key=value ...]",
-         "join": "JOIN GAME PASSWORD [POWER] [join_password=JOIN-PASSWORD]", "signon": "SIGNON GAME [PASSWORD]",
-         "list": "LIST [GAME]", "set_password": "SET PASSWORD NEW-PASSWORD",
-         "set_address": "SET ADDRESS NEW@ADDRESS", "set_language": "SET LANGUAGE en|zh-hans|zh-hant"}
+USAGE = {"create": N_("CREATE GAME PASSWORD [deadline=YYYY-MM-DDTHH:MM] [key=value ...]"),
+         "join": N_("JOIN GAME PASSWORD [POWER] [join_password=JOIN-PASSWORD]"),
+         "signon": N_("SIGNON GAME [PASSWORD]"),
+         "list": N_("LIST [GAME]"), "set_password": N_("SET PASSWORD NEW-PASSWORD"),
+         "set_address": N_("SET ADDRESS NEW@ADDRESS"), "set_language": N_("SET LANGUAGE en|zh-hans|zh-hant"),
+         "set_names": N_("SET NAMES house|standard"), "approve": N_("APPROVE ADDRESS|POWER"),
+         "reject": N_("REJECT ADDRESS|POWER")}
+"""Usage lines, in the catalogue: their capitals are the command's words and
+what it takes, in the reader's language (``JOIN 游戏名 密码 [国家]``)."""
+_NAMES_WORDS = {"house": "house", "standard": "standard", "家规": "house", "家規": "house",
+                "标准": "standard", "標準": "standard"}
 log = logging.getLogger("judge.mail")
 MAX_NOISE = 20       # lines that are neither commands nor orders, shown before the rest is skipped
 MAX_PASSWORD_LINES = 5   # lines with a password read from one mail (CREATE, JOIN, SIGNON, SET PASSWORD, REPLACE)
@@ -304,79 +319,6 @@ def _encodes(ch: str, charset: str) -> bool:
     return True
 
 
-# ---- names in the reader's language ------------------------------------------------
-_PHASE_ZH = {"S": ("春季", "春季"), "F": ("秋季", "秋季"), "W": ("冬季", "冬季"),
-             "M": ("行动阶段", "行動階段"), "R": ("撤退阶段", "撤退階段"), "A": ("调整阶段", "調整階段")}
-_UNIT_ZH = {"A": ("陆军", "陸軍"), "F": ("舰队", "艦隊")}
-
-
-class Words:
-    """Names of a map's powers, places, units, phases and orders in one
-    language; templates get one per map through ``words(map_name)``."""
-
-    def __init__(self, map_name: str, lang: str):
-        self.map = load_map(map_name)
-        self.names = name_index(self.map, load_names(map_name))
-        self.lang = lang
-        self._zh = 0 if lang == "zh-hans" else 1
-
-    def power(self, power: str) -> str:
-        entry = self.names.power_names.get(power, {})
-        if self.lang == "en":
-            return entry.get("en", power)
-        return entry.get("zh_hans" if self._zh == 0 else "zh_hant", power)
-
-    def location(self, loc: str) -> str:
-        prov, _, coast = loc.partition("/")
-        coast_entry = self.names.coast_names.get(coast, {})
-        if self.lang == "en":
-            name = self.names.english.get(prov, prov)
-            return f"{name} ({coast_entry.get('en', coast)})" if coast else name
-        name = self.names.chinese.get(prov, (prov, prov))[self._zh]
-        return name + (coast_entry.get("zh_hans" if self._zh == 0 else "zh_hant", coast) if coast else "")
-
-    def powers(self, powers) -> list[str]:
-        return [self.power(p) for p in powers]
-
-    def units(self, units) -> list[str]:
-        return [self.unit(u) for u in units]
-
-    def unit(self, unit: tuple[str, str]) -> str:
-        """``("F", "stp/sc")`` -> canonical ``F StP/sc`` / ``圣彼得堡南岸舰队``."""
-        unit_type, loc = unit
-        if self.lang == "en":
-            return f"{unit_type} {self.names.location_abbr(loc)}"
-        return self.location(loc) + _UNIT_ZH[unit_type][self._zh]
-
-    def phase(self, phase: str) -> str:
-        ph = Phase.parse(phase)
-        if self.lang == "en":
-            return ph.long_name
-        return f"{ph.year}年{_PHASE_ZH[ph.season][self._zh]}{_PHASE_ZH[ph.kind][self._zh]}"
-
-    def order(self, order) -> str:
-        """The canonical form of an order (:func:`judge.notation.format.format_order`)."""
-        return format_order(order, self.names, self.lang)
-
-    def orders(self, orders) -> list[str]:
-        return [self.order(o) for o in orders]
-
-    def reason(self, error) -> str:
-        """Why a line was refused: a parser diagnostic in this language, or the game's sentence."""
-        return error.message(self.lang) if hasattr(error, "message") else str(error)
-
-
-def words_for(lang: str):
-    """``words(map_name)`` for templates: a cached :class:`Words` in ``lang``."""
-    cache: dict[str, Words] = {}
-
-    def words(map_name: str) -> Words:
-        if map_name not in cache:
-            cache[map_name] = Words(map_name, lang)
-        return cache[map_name]
-    return words
-
-
 # ---- the judge's handler -----------------------------------------------------------
 @dataclass
 class _Session:
@@ -394,9 +336,11 @@ class _Session:
     notices: list = field(default_factory=list)   # game notices to mail (results, press, ...)
     attachments: list = field(default_factory=list)   # (file name, MIME type, text) for the reply
     copy_to: str | None = None        # the address of record of the power (or GM) signed on, if not the sender's
+    with_password: bool = False       # signed on with the password (not by an address on record)
     tagged: int = 0                   # results up to here carry their copies
     orders: list[str] = field(default_factory=list)
     language: str | None = None       # set by SET LANGUAGE in this mail
+    names: str | None = None          # set by SET NAMES in this mail
     dirty: set[str] = field(default_factory=set)
     noise: int = 0
     last_game: str | None = None
@@ -460,9 +404,13 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                         s.secrets |= secrets_of(None, (), line, suggest_command(line))
                 elif s.noise < MAX_NOISE:
                     s.noise += 1
-                    suggestion = suggest_command(line)
-                    s.secrets |= secrets_of(None, (), line, suggestion)
-                    self._error(s, line, "unknown_command", suggestion=suggestion)
+                    talk = chatter_note(line, name_index(load_map("standard"), load_names("standard")))   # 各位好: a note
+                    if talk is not None:
+                        s.results.append({"kind": "skipped", "line": line.strip(), "note": talk})
+                    else:
+                        suggestion = suggest_command(line)
+                        s.secrets |= secrets_of(None, (), line, suggestion)
+                        self._error(s, line, "unknown_command", suggestion=suggestion)
                 continue
             secrets = secrets_of(cmd.name, cmd.args, cmd.line)
             s.secrets |= secrets
@@ -483,17 +431,17 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         self._guarded(s, self._flush_orders)
         self._tag(s)
         for name in sorted(s.dirty):
-            doc = s.games[name].to_dict()
-            s.db.put("games", name, doc)
-            self._games[name] = (doc, s.games[name])
+            save_game(s.db, s.games[name])
+            self._games[name] = (s.db.get("games", name), s.games[name])
         if not self._answer_refused(s):
             return Unanswered("refused-limit")
-        return self._replies(s) + self.notice_replies(s) + s.extra
+        notices = self.notice_replies(s)      # first: it tells the results which final report goes out
+        return self._replies(s) + notices + s.extra
 
-    def _common(self, s: _Session, subject: str, results: list[dict], lang: str) -> dict:
-        """The context of ``reply.txt`` for a mail of ``results`` (in ``lang``) to someone else."""
+    def _common(self, s: _Session, subject: str, results: list[dict], lang: str, address: str) -> dict:
+        """The context of ``reply.txt`` for a mail of ``results`` (in ``lang``) to ``address``, not the sender."""
         return {"re_subject": subject, "judge_name": self.cfg.judge.name, "judge_address": self.cfg.judge.address,
-                "results": results, "words": words_for(lang), "notes": []}
+                "results": results, "words": words_for(lang, self._names(s, address)), "notes": []}
 
     def _answer_refused(self, s: _Session) -> bool:
         """Whether to answer this mail: always, unless the judge could make
@@ -507,11 +455,11 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         UTC ISO time of the last answer to a mail the judge made nothing of}."""
         sender = s.mail.sender or s.mail.reply_to
         row = s.db.get("refused", sender) or {}
-        if any(r["kind"] != "error" for r in s.results) or s.notices:
+        if any(r["kind"] not in ("error", "skipped") for r in s.results) or s.notices:
             if not row.get("ok"):
                 s.db.put("refused", sender, {"ok": True, "answered": ""})
             return True
-        if row.get("ok") or any(r["code"] != "unknown_command" for r in s.results):
+        if row.get("ok") or any(r.get("code") != "unknown_command" for r in s.results if r["kind"] == "error"):
             return True
         try:
             last = datetime.fromisoformat(row["answered"]) if row.get("answered") else None
@@ -579,19 +527,34 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         common = {"re_subject": re_subject, "judge_name": self.cfg.judge.name,
                   "judge_address": self.cfg.judge.address}
         lang = self._language(s)
+        names = self._names(s, mail.sender)
         out = [Reply(purpose="reply", to=(mail.reply_to,), template="reply.txt", lang=lang,
-                     context=dict(common, results=results, words=words_for(lang),
+                     context=dict(common, results=results, words=words_for(lang, names),
                                   notes=list(mail.notes) + s.notes + [f"cc_record:{a}" for a in copies]),
                      game=s.last_game, attachments=tuple(s.attachments))]
         for address, results in copies.items():
             lang = self._address_language(s, address)
             games = [r["game"] for r in results if r.get("game")]
             out.append(Reply(purpose=f"copy:{address}", to=(address,), template="reply.txt", lang=lang,
-                             context=dict(common, results=results, words=words_for(lang),
-                                          notes=[f"copy_of:{mail.sender or mail.reply_to}" if mail.reply_to == mail.sender
+                             context=dict(common, results=results, words=words_for(lang, self._names(s, address)),
+                                          notes=[f"copy_of:{mail.sender or mail.reply_to}"
+                                                 if mail.reply_to == mail.sender
                                                  else f"copy_via:{mail.sender} {mail.reply_to}"]),
                              game=games[-1] if games else None, in_reply=False))
         return out
+
+    def _names(self, s: _Session, address: str | None) -> str | None:
+        """The name set of the answer to ``address``: SET NAMES in this mail,
+        else the reader's choice (table ``accounts``), else the game's
+        (``names=``) of the game signed on or last named, else None (each
+        game's own)."""
+        if s.names and address == s.mail.sender:
+            return s.names
+        account = (s.db.get("accounts", address) or {}) if address else {}
+        if account.get("names") in NAME_SETS:
+            return account["names"]
+        game = s.game or (s.games.get(s.last_game) if s.last_game else None)
+        return game.settings.names if game is not None else None
 
     def _language(self, s: _Session) -> str:
         """The language of the answer (see module doc). A reader who chose
@@ -615,15 +578,15 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         """The language stored for ``address`` as a player or a GM, if any."""
         if not address:
             return None
-        for name, doc in sorted(s.db.all("games").items()):
+        roles = sorted(games_of(s.db, address).items(), key=lambda item: (item[1]["role"] != "player", item[0]))
+        for name, role in roles:
             game = s.games.get(name)
-            players = {p: pl.to_dict() for p, pl in game.players.items()} if game else doc.get("players", {})
-            for pl in players.values():
-                if address in pl.get("addresses", ()) and pl.get("language") in LANGUAGES:
-                    return pl["language"]
-        for row in s.db.all("gm").values():
-            if row.get("address") == address and row.get("language") in LANGUAGES:
-                return row["language"]
+            if game is not None and role["role"] == "player":
+                language = next((pl.language for pl in game.players.values() if address in pl.addresses), None)
+            else:
+                language = role.get("language")
+            if language in LANGUAGES:
+                return language
         return None
 
     def _address_language(self, s: _Session, address: str) -> str:
@@ -640,16 +603,18 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
     def _find_game(self, s: _Session, name: str) -> Game | None:
         if name in s.games:
             return s.games[name]
-        doc = s.db.get("games", name)
-        if doc is None:
-            match = [k for k in s.db.all("games") if k.lower() == name.lower()]
-            if not match:
-                return None
-            if match[0] in s.games:
-                return s.games[match[0]]
-            doc = s.db.get("games", match[0])
-        cached = self._games.pop(doc["name"], None)
-        game = cached[1] if cached is not None and cached[0] is doc else Game.from_dict(doc)
+        found = find_game(s.db, name) if NAME_RE.match(name) else None
+        if found is None:
+            return None
+        if found in s.games:
+            return s.games[found]
+        doc = s.db.get("games", found)
+        cached = self._games.pop(found, None)
+        if cached is not None and cached[0] is doc:
+            game = cached[1]
+            game.history.rebind(load_game(s.db, found).history._load)
+        else:
+            game = load_game(s.db, found)
         s.games[game.name] = game
         return game
 
@@ -664,9 +629,17 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         """Sign on to ``game`` as ``power`` (None: as its GM). What the mail does
         from here on is copied to the address of record if it is not the sender's."""
         s.game, s.power, s.last_game, s.gm = game, power, game.name, power is None
+        s.with_password = False
         record = self._record_address(s, game, power)
         # never only to Reply-To: the address of record hears of everything done for its power
         s.copy_to = record if record and record != s.mail.reply_to else None
+
+    def _leader_here(self, s: _Session) -> bool:
+        """Whether the mail speaks for the leader of the power signed on: sent
+        from the leader's address, or signed on with the power's password (an
+        advisor signed on by his address on record is not the leader)."""
+        pl = s.game.players[s.power]
+        return s.with_password or s.mail.sender == pl.leader or s.mail.sender not in pl.addresses
 
     @staticmethod
     def _free_powers(game: Game) -> list[str]:
@@ -710,10 +683,13 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             return self._error(s, cmd.line, "weak_password")
         options = [a for a in args if "=" in a and not a.lower().startswith("deadline=")]
         deadline_text = next((a.partition("=")[2] for a in args if a.lower().startswith("deadline=")), None)
+        # a game created in Chinese writes the rule texts' own names (names=house) unless told otherwise
+        chinese = self._language(s).startswith("zh")
         try:
-            settings = change_settings(Settings(), [f"timezone={self.cfg.judge.timezone}"] + options)
+            settings = change_settings(Settings(), [f"timezone={self.cfg.judge.timezone}"]
+                                       + (["names=house"] if chinese else []) + options)
         except ValueError as e:
-            return self._error(s, cmd.line, "bad_setting", text=" ".join(options), reason=str(e))
+            return self._error(s, cmd.line, "bad_setting", text=" ".join(options), reason=e)
         tz = settings.deadlines.timezone
         deadline = None
         if deadline_text is not None:
@@ -727,18 +703,20 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         try:
             game = Game.create(name, now=s.now, seed=seed, settings=settings)
         except GameError as e:
-            return self._error(s, cmd.line, "bad_setting", text=" ".join(options), reason=str(e))
+            return self._error(s, cmd.line, "bad_setting", text=" ".join(options), reason=e)
         if deadline is not None:
             open_phase(game, s.now, deadline.astimezone(timezone.utc))
         self._changed(s, game)
-        s.db.put("gm", game.name, {"address": s.mail.sender, "password_hash": hash_password(password),
-                                   "language": self._language(s)})
+        save_game(s.db, game)           # the game exists before its GM record refers to it
+        save_gm(s.db, game.name, {"address": s.mail.sender, "password_hash": hash_password(password),
+                                  "language": self._language(s)})
         self._enter(s, game, None)
         described = describe_settings(settings)
         s.results.append({"kind": "created", "line": cmd.line, "game": game.name, "map": game.map_name,
                           "phase": str(game.phase), "timezone": tz, "rules": settings.rules,
                           "deadline": game.schedule.deadline, "movement": described["movement"],
-                          "settings": textwrap.wrap(" ".join(f"{k}={v}" for k, v in described.items()), 72)})
+                          "settings": textwrap.wrap(" ".join(f"{k}={v}" for k, v in described.items()), 72),
+                          "preset": preset_reply(options, settings)})
 
     def _join(self, s: _Session, cmd: Command) -> None:
         args = [a for a in cmd.args if not _JOIN_KEY.match(a)]
@@ -793,7 +771,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         if not wanted_words:
             return next((p for p in free if p not in reserved), free[0])
         text = " ".join(wanted_words)
-        wanted = Words(game.map_name, "en").names.power(text)
+        wanted = name_index(game.map, load_names(game.map_name)).power(text)
         if wanted is None:
             return self._error(s, cmd.line, "unknown_power", text=text, map=game.map_name,
                                powers=list(game.map.powers))
@@ -813,6 +791,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         record_change(game, power, "joined", address, s.now)
         replacing = took_over(game, power, address, s.now)      # a replacement: the GM is told
         s.notices += replacing
+        s.notices += replacement_joined(game, s.now)          # a NoNMR game waiting for it goes on
         self._changed(s, game)
         left = self._free_powers(game)
         if not left and not game.finished:
@@ -847,7 +826,8 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                                  context=self._common(s, f"{game.name}: JOIN {sender}",
                                                       [{"kind": "join_request", "game": game.name,
                                                         "map": game.map_name, "power": power,
-                                                        "address": sender, "copies": ()}], gm_lang),
+                                                        "address": sender, "copies": ()}], gm_lang,
+                                                      gm["address"]),
                                  game=game.name, in_reply=False))
 
     def _pending_join(self, s: _Session, cmd: Command):
@@ -857,10 +837,10 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         if game is None:
             return None
         if not cmd.args:
-            return self._error(s, cmd.line, "usage", usage=f"{cmd.name.upper()} ADDRESS|POWER")
+            return self._error(s, cmd.line, "usage", usage=USAGE[cmd.name])
         row = s.db.get("joins", game.name) or {}
         text = " ".join(cmd.args).strip("<>").lower()
-        power = Words(game.map_name, "en").names.power(text)
+        power = name_index(game.map, load_names(game.map_name)).power(text)
         found = next((j for j in row.get("pending", []) if j["address"] == text or j["power"] == power), None)
         if found is None:
             return self._error(s, cmd.line, "no_pending_join", game=game.name, text=" ".join(cmd.args))
@@ -883,9 +863,9 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         s.results[-1] = dict(s.results[-1], kind="join_approved", address=join["address"])
         s.extra.append(Reply(purpose=f"join-approved:{game.name}:{join['address']}", to=(join["address"],),
                              template="reply.txt", lang=join["language"],
-                             context=self._common(s, f"{game.name}: JOIN", [joined], join["language"]),
-                             game=game.name,
-                             in_reply=False))
+                             context=self._common(s, f"{game.name}: JOIN", [joined], join["language"],
+                                                  join["address"]),
+                             game=game.name, in_reply=False))
 
     def _reject(self, s: _Session, cmd: Command) -> None:
         got = self._pending_join(s, cmd)
@@ -898,7 +878,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                              template="reply.txt", lang=join["language"],
                              context=self._common(s, f"{game.name}: JOIN",
                                                   [{"kind": "join_refused", "game": game.name, "copies": ()}],
-                                                  join["language"]),
+                                                  join["language"], join["address"]),
                              game=game.name, in_reply=False))
 
     def _signon(self, s: _Session, cmd: Command) -> None:
@@ -940,6 +920,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             return self._error(s, cmd.line, "password_needed" if password is None else "bad_password",
                                game=game.name)
         self._enter(s, game, chosen)
+        s.with_password = password is not None
         s.results.append({"kind": "signon", "line": cmd.line, "game": game.name, "map": game.map_name,
                           "power": chosen})
 
@@ -967,16 +948,18 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
 
     def _list(self, s: _Session, cmd: Command) -> None:
         if not cmd.args and s.game is None:
-            games, open_games = [], []
-            for name in sorted(s.db.all("games")):
-                game = self._find_game(s, name)
-                if not self._visible(s, game):
-                    continue
+            games = []
+            for name, role in sorted(games_of(s.db, s.mail.sender).items()):
+                game = self._find_game(s, name) if role["role"] == "player" else None
                 games += [{"name": name, "map": game.map_name, "power": p, "phase": str(game.phase),
-                           "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone}
-                          for p, pl in game.players.items() if s.mail.sender and s.mail.sender in pl.addresses]
-                if self._free_powers(game):
-                    open_games.append(name)
+                           "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone,
+                           "state": lifecycle(game)["state"]}
+                          for p, pl in (game.players.items() if game else ()) if s.mail.sender in pl.addresses]
+            # an unlisted game (listed=no) is open to its players and GM only
+            known = {name for a in {s.mail.sender, s.mail.reply_to} if a for name in games_of(s.db, a)}
+            open_games = sorted(name for name, row in s.db.all("catalogue").items()
+                                if row.get("free") and row.get("status") != "finished"
+                                and (row.get("listed", True) or name in known))
             s.results.append({"kind": "list", "line": cmd.line, "games": games, "open": open_games})
             return
         game = self._find_game(s, cmd.args[0]) if cmd.args else s.game
@@ -996,7 +979,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         s.last_game = game.name
         s.results.append({"kind": "list", "line": cmd.line, "game": game.name, "map": game.map_name,
                           "phase": str(game.phase), "deadline": game.schedule.deadline,
-                          "timezone": game.settings.deadlines.timezone,
+                          "timezone": game.settings.deadlines.timezone, "status": lifecycle(game),
                           "players": players, "units": [(p, us) for p, us in units if us]})
 
     def _visible(self, s: _Session, game: Game) -> bool:
@@ -1018,10 +1001,10 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             return self._error(s, cmd.line, "weak_password")
         game = s.game
         if s.power is None:
-            s.db.put("gm", game.name, dict(self._gm(s, game.name), password_hash=hash_password(cmd.args[0])))
+            save_gm(s.db, game.name, dict(self._gm(s, game.name), password_hash=hash_password(cmd.args[0])))
         else:
             pl = game.players[s.power]
-            game.players[s.power] = Player(pl.addresses, hash_password(cmd.args[0]), pl.language)
+            game.players[s.power] = dataclasses.replace(pl, password_hash=hash_password(cmd.args[0]))
             self._changed(s, game)
         s.results.append({"kind": "password_set", "line": cmd.line, "game": game.name})
 
@@ -1038,12 +1021,16 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         if s.power is None:
             gm = self._gm(s, game.name)
             old = gm.get("address", "")
-            s.db.put("gm", game.name, dict(gm, address=new))
+            save_gm(s.db, game.name, dict(gm, address=new))
         else:
+            if not self._leader_here(s):
+                return self._error(s, cmd.line, "not_the_leader", power=s.power, map=game.map_name)
             pl = game.players[s.power]
-            old = pl.addresses[0] if pl.addresses else ""
-            game.players[s.power] = Player((new,) + tuple(a for a in pl.addresses if a != new),
-                                           pl.password_hash, pl.language)
+            old = pl.leader or ""
+            # the mail moves: the old address gets no more mail and is no advisor (issue 13 point 4)
+            game.players[s.power] = dataclasses.replace(
+                pl, addresses=(new,) + tuple(a for a in pl.advisors if a != new),
+                no_mail=tuple(a for a in pl.no_mail if a != new))
             self._changed(s, game)
         s.results.append({"kind": "address_set", "line": cmd.line, "game": game.name,
                           "address": new, "old": old, "copies": (new,)})
@@ -1055,17 +1042,30 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         s.language = lang
         sender = s.mail.sender
         if sender:
-            s.db.put("accounts", sender, {"language": lang})
-            for name in s.db.all("games"):
+            s.db.put("accounts", sender, dict(s.db.get("accounts", sender) or {}, language=lang))
+            for name, role in sorted(games_of(s.db, sender).items()):
+                if role["role"] == "gm":
+                    row = self._gm(s, name)
+                    if row.get("language") != lang:
+                        save_gm(s.db, name, dict(row, language=lang))
+                    continue
                 game = self._find_game(s, name)
-                for p, pl in game.players.items():
+                for p, pl in game.players.items() if game else ():
                     if sender in pl.addresses and pl.language != lang:
-                        game.players[p] = Player(pl.addresses, pl.password_hash, lang)
+                        game.players[p] = dataclasses.replace(pl, language=lang)
                         self._changed(s, game)
-            for name, row in s.db.all("gm").items():
-                if row.get("address") == sender and row.get("language") != lang:
-                    s.db.put("gm", name, dict(row, language=lang))
         s.results.append({"kind": "language_set", "line": cmd.line, "language": lang})
+
+    def _set_names(self, s: _Session, cmd: Command) -> None:
+        """SET NAMES house|standard: the names the judge writes to the sender
+        (table ``accounts``), whatever the game's setting."""
+        names = _NAMES_WORDS.get(" ".join(cmd.args).lower()) if cmd.args else None
+        if names is None:
+            return self._error(s, cmd.line, "bad_names", text=" ".join(cmd.args))
+        s.names = names
+        if s.mail.sender:
+            s.db.put("accounts", s.mail.sender, dict(s.db.get("accounts", s.mail.sender) or {}, names=names))
+        s.results.append({"kind": "names_set", "line": cmd.line, "names": names})
 
     def _resign(self, s: _Session, cmd: Command) -> None:
         if s.game is None or s.power is None:
@@ -1089,7 +1089,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             return
         game, power, lines = s.game, s.power, s.orders
         s.orders = []
-        names = Words(game.map_name, "en").names
+        names = name_index(game.map, load_names(game.map_name))
         ctx = ParseContext(map=game.map, names=names, phase_kind=game.phase.kind,
                            position=game.position, power=power)
         parsed = parse_orders("\n".join(lines), ctx)
@@ -1121,7 +1121,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                 command = None if r.order is not None else suggest_command(r.input)
                 word = None if r.order is not None or command else \
                     misspelt_order_word(r.input, game.phase.kind, names)
-                rejected.append({"input": r.input, "error": word or r.diagnostic or r.error,
+                rejected.append({"input": r.input, "error": word or r.error,
                                  "suggestions": [command] if command else []})
         missing = []
         for loc in game.unordered(power):
@@ -1132,9 +1132,10 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         if game.phase.kind == "A":
             due, ordered, listed = adjustment_status(game, power)
             adjust = {"due": due, "ordered": ordered, "left": max(abs(due) - ordered, 0), "listed": listed}
+        skipped = [{"input": p.input, "note": p.notes[0]} for p in parsed if p.kind == "chatter"]   # talk
         s.results.append({"kind": "orders", "game": game.name, "map": game.map_name, "power": power,
                           "phase": str(game.phase), "orders": orders, "taken": len(entries) - before,
-                          "adjust": adjust,
+                          "adjust": adjust, "skipped": skipped,
                           "superseded": superseded[:MAX_SHOWN],
                           "superseded_more": max(len(superseded) - MAX_SHOWN, 0), "rejected": rejected,
                           "missing": missing, "deadline": game.schedule.deadline,

@@ -6,7 +6,8 @@
     DRAW [<powers>]     (和局)         vote for a draw (default: all survivors)
     NODRAW              (取消和局)
     CONCEDE <power>     (认输 認輸)    concede the game to a power
-    VOTE BEST STRATEGY|DIPLOMACY <power>   (投票) an award vote of the power's leader
+    VOTE BEST STRATEGY|DIPLOMACY <power>   (投票 最佳战略|最佳外交 国家) an award vote of the
+                        power's leader, counted when the vote closes
 
 and the GM's rulings, after ``SIGNON game gm-password``::
 
@@ -16,6 +17,7 @@ and the GM's rulings, after ``SIGNON game gm-password``::
                                        fined that many points (Appendix 2; NONE withdraws)
     AWARD STRATEGY|DIPLOMACY <power>|NONE   (颁奖 頒獎 授奖 授獎)  name the winner of a
                                        best strategy / best diplomacy award (战略 外交)
+    AWARD CLOSE                        (颁奖 结束)  close the leaders' award vote now
 
 A vote or a GM command that ends the game stops its clock and sends everyone
 the final report (:func:`judge.game.final_report.game_over_notice`); a
@@ -25,13 +27,17 @@ passive ruling or an award after the end sends it again, corrected.
 from __future__ import annotations
 
 from ..game import GameError, master, turns
-from ..game.scores import award_name, nmr_record
+from ..game.scores import AWARD_WORDS, award_name, award_vote_closes, nmr_record
+from ..text.catalogue import N_
 
 WORDS_EN = {"END": "end", "PASSIVE": "passive", "AWARD": "award"}
 """Command words of the GM's rulings (merged into :mod:`judge.mail.commands`' table)."""
 WORDS_ZH = {"end": ("结束游戏", "結束遊戲", "终局", "終局"),
+            "vote": ("投票",),
             "passive": ("判定消极", "判定消極", "消极", "消極"),
             "award": ("颁奖", "頒獎", "授奖", "授獎")}
+CLOSE_WORDS = ("结束", "結束", "截止", "关闭", "關閉")
+"""``AWARD CLOSE`` in Chinese: 颁奖 结束."""
 
 
 class EndCommands:
@@ -41,15 +47,25 @@ class EndCommands:
         game = self._player(s, cmd)
         if game is None:
             return
+        was_over = game.finished
         try:
             detail = run(game)
         except GameError as e:
             return self._refused(s, cmd, e)
         self._changed(s, game)
-        if game.finished:
-            s.notices += turns.ended(game)
+        told = False
+        if game.finished and not was_over:
+            s.notices += turns.ended(game)          # this vote ended the game
+            told = True
+        elif action == "vote" and game.finished:    # an award vote after the end: closed by the last one
+            closing = turns.close_award_vote(game, s.now)
+            s.notices += closing
+            told = bool(closing)
+        if action == "vote":
+            detail = dict(detail, closed=told, closes=award_vote_closes(game),
+                          timezone=game.settings.deadlines.timezone)
         s.results.append({"kind": "vote", "line": cmd.line, "game": game.name, "map": game.map_name,
-                          "power": s.power, "action": action, "detail": detail, "over": game.finished})
+                          "power": s.power, "action": action, "detail": detail, "over": told})
 
     def _ally(self, s, cmd) -> None:
         def run(game):
@@ -79,13 +95,12 @@ class EndCommands:
 
     def _vote(self, s, cmd) -> None:
         def run(game):
-            words = [w.upper() for w in cmd.args]
-            if len(words) < 3 or words[0] != "BEST" or words[1] not in ("STRATEGY", "DIPLOMACY"):
-                raise GameError("VOTE BEST STRATEGY <power> or VOTE BEST DIPLOMACY <power>")
-            award = words[1].lower()
-            candidate = self._power_arg(game, cmd, cmd.args[2:])
+            award, rest = _award_words(cmd.args)
+            if award is None or not rest:
+                raise GameError("usage", usage=N_("VOTE BEST STRATEGY|DIPLOMACY POWER"))
+            candidate = self._power_arg(game, cmd, rest)
             game.vote_award(s.power, award, candidate, by=s.mail.sender)
-            return {"award": award, "other": candidate}
+            return {"award": award.removeprefix("best_"), "other": candidate}
         self._end_command(s, cmd, "vote", run)
 
     # ---- the GM's rulings ------------------------------------------------------------
@@ -115,7 +130,7 @@ class EndCommands:
     def _passive(self, s, cmd) -> None:
         def run(game):
             if len(cmd.args) < 2:
-                raise GameError("PASSIVE <power> <fine in points>, or PASSIVE <power> NONE to withdraw")
+                raise GameError("usage", usage=N_("PASSIVE POWER FINE|NONE"))
             power = self._power_arg(game, cmd, cmd.args[:-1])
             text = cmd.args[-1]
             if text.upper() in ("NONE", "无", "無"):
@@ -123,26 +138,42 @@ class EndCommands:
             elif text.isascii() and text.isdigit():
                 fine = int(text)
             else:
-                raise GameError(f"{text!r} is not a whole number of points (or NONE)")
+                raise GameError("not_points", text=text)
             notices = master.rule_passive(game, power, fine, s.now)
             return notices, {"power": power, "fine": fine, "missed": list(nmr_record(game)[power])}
         self._ruling(s, cmd, "passive", run)
 
     def _award(self, s, cmd) -> None:
+        if len(cmd.args) == 1 and (cmd.args[0].upper() == "CLOSE" or cmd.args[0] in CLOSE_WORDS):
+            return self._ruling(s, cmd, "award_close", lambda game: (
+                turns.close_award_vote(game, s.now, by_gm=True), {}))
+
         def run(game):
-            for n in (1, 2):            # AWARD STRATEGY France, AWARD BEST STRATEGY France
-                try:
-                    award = award_name(" ".join(cmd.args[:n]))
-                except GameError:
-                    continue
-                rest = cmd.args[n:]
-                break
-            else:
-                raise GameError("AWARD STRATEGY <power> or AWARD DIPLOMACY <power> (NONE withdraws)")
+            award, rest = _award_words(cmd.args)
+            if award is None:
+                raise GameError("usage", usage=N_("AWARD [BEST] STRATEGY|DIPLOMACY POWER|NONE"))
             if not rest:
-                raise GameError("name the power (or NONE)")
+                raise GameError("name_power")
             none = len(rest) == 1 and rest[0].upper() in ("NONE", "无", "無")
             power = None if none else self._power_arg(game, cmd, rest)
             notices = master.name_award(game, award, power, s.now)
             return notices, {"award": award.removeprefix("best_"), "power": power}
         self._ruling(s, cmd, "award", run)
+
+
+def _award_words(args) -> tuple[str | None, list[str]]:
+    """``(award code, the words after it)`` of ``STRATEGY France``, ``BEST
+    DIPLOMACY France``, ``最佳战略 法国``, ``最佳战略奖法国``; ``(None, [])`` when
+    no award is named."""
+    args = list(args)
+    for n in (1, 2):
+        try:
+            return award_name(" ".join(args[:n])), args[n:]
+        except GameError:
+            continue
+    if args:                                    # 最佳战略法国: the award and the power run together
+        for word in sorted((w for ws in AWARD_WORDS.values() for w in ws if not w.isascii()), key=len,
+                           reverse=True):
+            if args[0].startswith(word) and len(args[0]) > len(word):
+                return award_name(word), [args[0][len(word):]] + args[1:]
+    return None, []

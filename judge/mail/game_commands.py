@@ -7,14 +7,25 @@ Players (after ``SIGNON``)::
     PRESS TO <powers> [GREY] ... ENDPRESS     BROADCAST [GREY] ... ENDPRESS
     SET WAIT | SET NOWAIT                     (等待 / 不等待)
     SET ABSENCE FROM <date> TO <date>         dates in the game's time zone
+    ADVISOR ADD <address> [NOMAIL]            (幕僚 添加 … [不收信]) the leader adds an advisor
+    ADVISOR REMOVE <address>                  (幕僚 删除 …) who gets the power's mail (unless
+                                              NOMAIL) and scores nothing (Appendix 2)
     OBSERVE <game>                            (旁观 旁觀): receive results and broadcasts
 
 The GM (``SIGNON game gm-password``)::
 
     SET DEADLINE <date time>   EXTEND <length>   PAUSE [<length>]   RESUME
-    PROCESS   ROLLBACK <phase>   EJECT <power>   REPLACE <power> <password>
+    PROCESS [<phase>]   ROLLBACK <phase>   EJECT <power>   REPLACE <power> <password>
     BECOME <power>   (order lines that follow are that power's)
     START [<date time>]   SET key=value ...   (judge.game.master, judge.game.setting_text)
+
+The commands that move the game on (PROCESS, ROLLBACK, EXTEND, SET DEADLINE)
+are compare-and-set: tied to the phase they name (``PROCESS S1901M``, as
+njudge reads it) or, when they name none, to the game as it stood when the
+mail was written — a mail identical to one done less than an hour before,
+finding the game as that one left it (no orders since), is a repeat (a mail
+sent twice) and is refused, naming the phase the game is at (issue 13 point 12). Every GM reply ends with where the game
+stands (:func:`judge.game.turns.lifecycle`).
 
 Every refusal is a reply line with the reason; nothing changes then. What a
 command makes the judge tell others (results, new deadline, press) is a
@@ -24,18 +35,47 @@ command makes the judge tell others (results, new deadline, press) is a
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 from datetime import datetime, timedelta
 
 from ..game import GameError, master, nmr, turns
 from ..game.deadlines import local_to_utc, zone_of
-from ..game.notices import merged
-from ..game.press import is_press_end, read_press, route
-from ..game.setting_text import hours_of
+from ..game.final_report import final_data
+from ..game.notices import Notice, mailto, merged
+from ..game.press import is_press_end, keep_broadcast, read_press, route
+from ..game.setting_text import hours_of, preset_reply
+from ..text.catalogue import N_
 from ..maps import load_names
 from ..notation.names import name_index
 from .masking import mask
 from .passwords import hash_password
+
+ADVISOR_ADD = ("ADD", "添加", "增加", "加入", "加")
+ADVISOR_REMOVE = ("REMOVE", "DELETE", "DEL", "删除", "刪除", "移除", "去掉", "除去")
+ADVISOR_NO_MAIL = ("NOMAIL", "NO-MAIL", "不收信", "不抄送")
+USAGE_ADVISOR = N_("ADVISOR ADD NAME@ADDRESS [NOMAIL] | ADVISOR REMOVE NAME@ADDRESS")
+
+PHASE_COMMANDS = ("process", "rollback", "extend", "deadline")
+"""GM commands that move the game on: compare-and-set (:meth:`GameCommands._gm_command`)."""
+RETRY = {"process": "PROCESS {phase}", "rollback": "{line}", "extend": "SET DEADLINE DATE TIME",
+         "deadline": "{line}"}
+"""What a refusal tells the GM to send to do the command for the current phase."""
+REPEAT_WINDOW = timedelta(hours=1)
+"""A GM mail identical to one done less than this long ago, finding the game as
+that one left it, is a repeat (a mail sent twice): its phase-changing commands
+are refused (:meth:`GameCommands._written_for`)."""
+ACTED_KEPT = 8
+
+
+def _order_count(game) -> int:
+    """Order entries written in the current phase (replaced ones too)."""
+    return sum(len(es) for es in game.orders.values())
+
+
+def _mail_digest(mail) -> str:
+    """Who sent the mail and what it says: the same for a mail sent twice."""
+    return hashlib.sha256(f"{mail.sender}\0{mail.text.strip()}".encode()).hexdigest()[:24]
 
 _DATE = re.compile(r"^(\d{4}-\d\d-\d\d)(?:[T ](\d\d?:\d\d))?$")
 
@@ -110,17 +150,33 @@ class GameCommands:
         self._changed(s, game)
         s.results.append({"kind": "gm", "line": cmd.line, "game": game.name, "map": game.map_name,
                           "action": action, "phase": str(game.phase), "deadline": game.schedule.deadline,
-                          "timezone": game.settings.deadlines.timezone, **extra})
+                          "timezone": game.settings.deadlines.timezone, "status": turns.lifecycle(game),
+                          **extra})
 
     def notice_replies(self, s) -> list:
         """The mails for the notices this mail's commands made (at the end of
-        the mail, so recipients are those of the games as they are then)."""
+        the mail, so recipients are those of the games as they are then). A
+        game's final report is one mail made from the game as the mail left it,
+        with every ruling and vote of the mail (issue 13 point 3); the results
+        of those rulings and votes say so (``report``: ``"sent"`` on the last
+        of them, ``"with_last"`` on the others)."""
         from .notices import notice_replies     # it needs commands.Reply: import when used
-        out = []
+        out, reported = [], set()
         for n in merged(s.notices):
             game = s.games.get(n.data.get("game"))
-            if game is not None:
-                out += notice_replies(n, game, s.db, self.cfg.judge)
+            if game is None:
+                continue
+            if n.kind == "game_over":
+                if not game.finished:           # rolled back later in the same mail: no game over
+                    continue
+                n = dataclasses.replace(n, data=final_data(game))
+                reported.add(game.name)
+            out += notice_replies(n, game, s.db, self.cfg.judge)
+        for name in reported:
+            told = [r for r in s.results if r.get("game") == name and r.get("kind") in ("ruling", "vote")
+                    and r.get("over")]
+            for r in told:
+                r["report"] = "sent" if r is told[-1] else "with_last"
         # a setting such as join_password=... reaches every player: never its value
         return [dataclasses.replace(r, context=mask(r.context, s.secrets)) for r in out] if s.secrets else out
 
@@ -144,7 +200,8 @@ class GameCommands:
             self._error(s, line, "press_refused", reason=e)
             return nxt
         s.notices += notices
-        s.games[game.name] = game
+        keep_broadcast(game, sender, block, s.now)
+        self._changed(s, game)
         h = block.header
         s.results.append({"kind": "press", "line": line.strip(), "game": game.name, "map": game.map_name,
                           "broadcast": h.to is None, "to": list(h.to or ()), "to_gm": h.gm, "grey": h.grey,
@@ -188,6 +245,62 @@ class GameCommands:
                           "power": s.power, "start": start, "end": end, "timezone": tz,
                           "deadline": game.schedule.deadline})
 
+    def _advisor(self, s, cmd) -> None:
+        """``ADVISOR ADD address [NOMAIL]`` / ``ADVISOR REMOVE address`` /
+        ``ADVISOR`` (幕僚 添加|删除 ...): the leader's advisors (Appendix 2:
+        they help the leader, get the power's mail if the leader wants, and
+        score nothing). Only the leader may change them; each advisor added or
+        removed is told."""
+        game = self._player(s, cmd)
+        if game is None:
+            return
+        words = list(cmd.args)
+        if words and not any(words[0].upper() == w or words[0] == w for w in (*ADVISOR_ADD, *ADVISOR_REMOVE)):
+            for w in (*ADVISOR_ADD, *ADVISOR_REMOVE):      # 幕僚添加x@y: the word and the address run together
+                if words[0].startswith(w) and w[0] > "~":
+                    words[:1] = [w, words[0][len(w):]]
+                    break
+        pl, power = game.players[s.power], s.power
+        action = "list"
+        if words:
+            verb = words[0].upper()
+            action = "add" if verb in ADVISOR_ADD or words[0] in ADVISOR_ADD else \
+                "remove" if verb in ADVISOR_REMOVE or words[0] in ADVISOR_REMOVE else None
+            rest = [w for w in words[1:] if w]
+            if action is None or not rest:
+                return self._error(s, cmd.line, "usage", usage=USAGE_ADVISOR)
+            if not self._leader_here(s):
+                return self._error(s, cmd.line, "not_the_leader", power=power, map=game.map_name)
+            address = rest[0].strip("<>").lower()
+            local, at, domain = address.partition("@")
+            if not (local and at and "." in domain):
+                return self._error(s, cmd.line, "bad_address", text=rest[0])
+            mail = not any(w.upper() in ADVISOR_NO_MAIL or w in ADVISOR_NO_MAIL for w in rest[1:])
+            if action == "add":
+                if address == pl.leader:
+                    return self._error(s, cmd.line, "advisor_is_leader", power=power, map=game.map_name)
+                other = next((p for p, x in game.players.items() if p != power and address in x.addresses), None)
+                if other is not None:
+                    return self._error(s, cmd.line, "advisor_elsewhere", text=address, power=other,
+                                       map=game.map_name)
+                pl = dataclasses.replace(pl, addresses=pl.addresses + (() if address in pl.addresses else (address,)),
+                                         no_mail=tuple(a for a in pl.no_mail if a != address) + (() if mail else (address,)))
+            else:
+                if address not in pl.advisors:
+                    return self._error(s, cmd.line, "not_an_advisor", text=address, power=power, map=game.map_name)
+                pl = dataclasses.replace(pl, addresses=tuple(a for a in pl.addresses if a != address),
+                                         no_mail=tuple(a for a in pl.no_mail if a != address))
+            game.players[power] = pl
+            self._changed(s, game)
+            s.notices.append(Notice("advisor", mailto((address,)), {
+                "game": game.name, "map": game.map_name, "power": power, "added": action == "add",
+                "mail": mail, "leader": pl.leader, "language": pl.language},
+                f"{game.name}:advisor:{power}:{address}:{s.mail.key}"))
+        s.last_game = game.name
+        s.results.append({"kind": "advisor", "line": cmd.line, "game": game.name, "map": game.map_name,
+                          "power": power, "action": action,
+                          "advisors": [(a, a not in pl.no_mail) for a in pl.advisors]})
+
     def _observe(self, s, cmd) -> None:
         if not cmd.args:
             return self._error(s, cmd.line, "usage", usage="OBSERVE GAME")
@@ -202,15 +315,55 @@ class GameCommands:
                           "timezone": game.settings.deadlines.timezone})
 
     # ---- the GM ----------------------------------------------------------------------
-    def _gm_command(self, s, cmd, action: str, run) -> None:
+    def _gm_command(self, s, cmd, action: str, run, phase: str | None = None) -> None:
+        """Run a GM command. One that moves the game on (:data:`PHASE_COMMANDS`)
+        is compare-and-set (issue 13 point 12): it is done only for the phase it
+        names (``phase``, e.g. ``PROCESS S1901M``) or, unnamed, unless the mail
+        repeats one done in the last :data:`REPEAT_WINDOW` after which the game
+        moved on (a mail sent twice); a refusal names the current phase."""
         game = self._as_gm(s, cmd)
         if game is None:
             return
         try:
+            if action in PHASE_COMMANDS:
+                self._written_for(s, game, action, cmd, phase)
             notices, extra = run(game)
         except (GameError, ValueError) as e:
             return self._refused(s, cmd, e)
+        if action in PHASE_COMMANDS:
+            self._record_act(s, game)
         self._gm_done(s, cmd, game, action, notices, **extra)
+
+    def _written_for(self, s, game, action: str, cmd, phase: str | None) -> None:
+        """Raises GameError (``phase_moved``/``repeated``) when the command is
+        not for the game as it stands (see :meth:`_gm_command`). A repeat is
+        the same mail from the same GM, less than :data:`REPEAT_WINDOW` after
+        the first was done, with the game as the first left it: same phase and
+        deadline, and no orders written since — what a mail sent twice finds.
+        (Once players have ordered in the new phase, the same words mean it.)"""
+        current = str(game.phase)
+        retry = RETRY[action].format(phase=current, line=cmd.line)
+        if phase is not None:
+            if phase != current:
+                raise GameError.of("phase_moved", game=game.name, phase=phase, current=current, retry=retry)
+            return
+        digest, now = _mail_digest(s.mail), s.now
+        deadline = game.schedule.deadline.isoformat() if game.schedule.deadline else ""
+        for mark, left_at, left_deadline, at, key, orders in game.schedule.acted:
+            when = datetime.fromisoformat(at)
+            if mark != digest or key == s.mail.key or now - when >= REPEAT_WINDOW:
+                continue
+            if (left_at, left_deadline, orders) == (current, deadline, _order_count(game)):
+                raise GameError.of("repeated", game=game.name, at=when.strftime("%H:%M UTC"), current=current,
+                                   retry=retry)
+
+    def _record_act(self, s, game) -> None:
+        """Note the game as this mail's command left it (see :meth:`_written_for`)."""
+        kept = tuple(a for a in game.schedule.acted if s.now - datetime.fromisoformat(a[3]) < REPEAT_WINDOW)
+        deadline = game.schedule.deadline
+        mark = (_mail_digest(s.mail), str(game.phase), deadline.isoformat() if deadline else "",
+                s.now.isoformat(), s.mail.key, _order_count(game))
+        game.schedule = dataclasses.replace(game.schedule, acted=(kept + (mark,))[-ACTED_KEPT:])
 
     def _set_deadline(self, s, cmd) -> None:
         when = self._as_gm(s, cmd) and self._time(s, cmd, " ".join(cmd.args), "SET DEADLINE")
@@ -243,12 +396,16 @@ class GameCommands:
         def run(game):
             step = master.process_now(game, s.now)
             return step.notices, {"processed": [r.phase for r in step.records]}
-        self._gm_command(s, cmd, "process", run)
+        try:
+            phase = master.phase_name(cmd.args[0]) if cmd.args else None    # PROCESS S1901M (njudge's form)
+        except GameError as e:
+            return self._refused(s, cmd, e)
+        self._gm_command(s, cmd, "process", run, phase)
 
     def _rollback(self, s, cmd) -> None:
         def run(game):
             if not cmd.args:
-                raise GameError("name the phase: ROLLBACK S1901M")
+                raise GameError("name_phase")
             return master.rollback(game, master.phase_name(cmd.args[0]), s.now), {}
         self._gm_command(s, cmd, "rollback", run)
 
@@ -283,14 +440,14 @@ class GameCommands:
         def run(game):
             notices = master.change(game, list(cmd.args), s.now)
             game.settings.check_map(game.map)
-            return notices, {"changes": list(cmd.args)}
+            return notices, {"changes": list(cmd.args), "preset": preset_reply(cmd.args, game.settings)}
         self._gm_command(s, cmd, "settings", run)
 
     @staticmethod
     def _power_arg(game, cmd, words=None) -> str:
         text = " ".join(words if words is not None else cmd.args)
         if not text:
-            raise GameError("name the power")
+            raise GameError("name_power")
         return name_index_of(game).power(text) or game.power(text)
 
 

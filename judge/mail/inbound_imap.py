@@ -28,7 +28,7 @@ from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 
 from ..config import ImapInbound as ImapSettings
-from . import faults
+from .. import faults
 from .spool import Spool
 
 log = logging.getLogger("judge.mail")

@@ -19,7 +19,7 @@ from typing import Callable
 
 from aiosmtpd.controller import Controller
 
-from . import faults
+from .. import faults
 from .spool import Spool
 
 log = logging.getLogger("judge.mail")

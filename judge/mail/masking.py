@@ -10,6 +10,7 @@ as a word in the answer's data, with :data:`MASK`.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 MASK = "********"
@@ -63,6 +64,14 @@ def mask(value, secrets: set[str]):
     return _walk(value, pattern, True) if isinstance(value, str) else _walk(value, pattern, False)
 
 
+CODE_PARAMS = frozenset({"province", "destination", "origin", "location", "ordered", "named", "coasts",
+                         "candidates", "suggestion_codes", "unit", "power", "expected_power", "powers",
+                         "written", "actual", "unit_type", "order", "phase_kind", "sides", "coast",
+                         "written_coast", "map", "role", "award", "system", "retreats", "labels"})
+"""Params of a reason that hold codes (places, powers, units ...: never a
+player's text, never masked); its other strings are the sender's text."""
+
+
 def _walk(value, pattern, text: bool):
     if isinstance(value, str):
         return pattern.sub(MASK, value) if text else value
@@ -72,23 +81,23 @@ def _walk(value, pattern, text: bool):
         return [_walk(v, pattern, text) for v in value]
     if isinstance(value, tuple) and not hasattr(value, "_fields"):
         return tuple(_walk(v, pattern, text) for v in value)
-    if callable(getattr(value, "message", None)):      # a refusal worded at render time
-        return _Masked(value, re.compile(pattern.pattern, re.IGNORECASE))
+    code, params = getattr(value, "code", None), getattr(value, "params", None)
+    if isinstance(code, str) and isinstance(params, dict):     # a reason worded at render time
+        return _masked_reason(value, code, params, re.compile(pattern.pattern, re.IGNORECASE))
     return value
 
 
-class _Masked:
-    """A refusal (anything with ``message(lang)``, such as a parser
-    diagnostic that quotes the line in lower case) whose words are masked."""
-
-    def __init__(self, inner, pattern):
-        self.inner, self.pattern = inner, pattern
-
-    def message(self, lang: str) -> str:
-        return self.pattern.sub(MASK, self.inner.message(lang))
-
-    def __str__(self) -> str:
-        return self.pattern.sub(MASK, str(self.inner))
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
+def _masked_reason(value, code: str, params: dict, pattern):
+    """``value`` (a Reason, RuleError, GameError or parser Diagnostic: a
+    ``code`` and ``params``) of the same kind with the sender's text in its
+    params masked (the parser quotes a line in lower case: any case matches)."""
+    masked = {k: v if k in CODE_PARAMS else _walk(v, pattern, True) for k, v in params.items()}
+    if masked == params:
+        return value
+    if dataclasses.is_dataclass(value):
+        return dataclasses.replace(value, params=masked)
+    try:
+        return type(value)(code, **masked)
+    except Exception:  # noqa: BLE001 - a kind made otherwise: a plain reason says the same
+        from ..rules.reasons import Reason
+        return Reason(code, **masked)

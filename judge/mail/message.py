@@ -24,7 +24,9 @@ from email.message import EmailMessage
 from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
+from itertools import chain
 
+from .charset import guesses
 from .limits import ReadLimits, bound_raw
 from .loops import MARKER_HEADERS, automatic_reason
 
@@ -37,8 +39,6 @@ _CHARSET_SUPERSET = {
     "big5": "big5hkscs", "x-big5": "big5hkscs", "cp950": "big5hkscs",
     "us-ascii": "utf-8", "ascii": "utf-8",   # undeclared 8-bit text is usually UTF-8
 }
-# tried in order when the declared charset is missing, unknown or wrong
-_GUESSES = ("utf-8", "gb18030", "big5hkscs")
 
 _BLOCK_TAGS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
                "table", "ul", "ol", "hr", "section", "article", "header", "footer"}
@@ -85,8 +85,9 @@ class InboundMail:
 def decode_bytes(data: bytes, declared: str | None) -> tuple[str, list[str]]:
     """Decode body bytes labelled ``declared``; returns (text, notes).
 
-    A known charset that fails, or an unknown one, falls back to UTF-8, GB18030
-    and Big5-HKSCS in turn, then UTF-8 with replacement characters.
+    A missing, unknown or failing charset falls back to UTF-8, GB18030 and
+    Big5-HKSCS, the one that reads most like Chinese first
+    (:func:`judge.mail.charset.guesses`), then UTF-8 with replacement characters.
     """
     notes: list[str] = []
     label = _clean(declared if isinstance(declared, str) else "", 64).lower()
@@ -98,10 +99,7 @@ def decode_bytes(data: bytes, declared: str | None) -> tuple[str, list[str]]:
             candidates.append(name)
         except (LookupError, ValueError, TypeError):     # unknown, or a NUL byte in the label
             notes.append(f"charset_unknown:{label}")
-    for c in _GUESSES:
-        if c not in candidates:
-            candidates.append(c)
-    for i, c in enumerate(candidates):
+    for i, c in enumerate(chain(candidates, guesses(data, candidates))):
         try:
             text = data.decode(c)
         except (UnicodeError, LookupError, ValueError, TypeError):

@@ -1,30 +1,31 @@
 """Game notices as mails: who receives a :class:`~judge.game.notices.Notice`
-and in which language, and the :class:`~judge.mail.commands.Reply` requests
-the worker renders and composes (templates ``templates/<lang>/notices/``).
+and in which language and name set, and the :class:`~judge.mail.commands.Reply`
+requests the worker renders and composes (templates ``templates/mail/notices/``).
 
-Recipients: a power's player gets the mail at every address of record (an
-advisor's address too), in the player's language; the GM at the address in
+Recipients: a power's player gets the mail at its leader's address and at
+the addresses of the advisors who get its mail (:attr:`Player.mailed`), in
+the player's language; the GM at the address in
 table ``gm``, in the language kept there; observers at theirs
 (``Game.observers``); ``mailto:`` names a former player. One mail per address and notice, whatever the roles that
 reach it (a player of two powers gets one results mail). No mail shows
 another player's address unless the notice carries it (signed press in a game
 that is not gunboat) or it lists the players (the start of a game that is not
-gunboat: :func:`players`).
+gunboat: :func:`players`). Names are written in the reader's name set (table
+``accounts``, ``SET NAMES``), else the game's (``names=``).
 """
 
 from __future__ import annotations
 
-from ..archive.text import phase_text
-from ..archive.views import phase_view
 from ..config import LANGUAGES
-from ..game.final_report import render_final
 from ..game.notices import GM, MAILTO, OBSERVERS, PLAYERS, Notice
-from ..game.results import njudge_time
-from .commands import Reply, Words
+from ..game.results import njudge_time, phase_data, rules_data
+from ..text import Words
+from ..text.reasons import SYSTEMS
+from .commands import Reply
 
 TEMPLATES = {
     "started": "clock", "deadline": "clock", "extended": "clock", "resumed": "clock", "outage": "clock",
-    "rollback": "clock", "paused": "clock",
+    "rollback": "clock", "paused": "clock", "goes_on": "clock",
     "ejected": "players", "ejected_player": "players", "replacing": "players", "resigned": "players",
 }
 """Notice kinds that share a template (the template tells them apart by ``kind``)."""
@@ -53,12 +54,12 @@ def recipients(notice: Notice, game, gm: dict, accounts: dict, default_lang: str
                 add(address, lang, OBSERVERS)
         elif role == PLAYERS:
             for power in game.map.powers:
-                for address in game.players[power].addresses:
+                for address in game.players[power].mailed:
                     add(address, game.players[power].language, power)
         elif role.startswith(MAILTO):
             add(role[len(MAILTO):], notice.data.get("language", default_lang), role)
         else:
-            for address in game.players[role].addresses:
+            for address in game.players[role].mailed:
                 add(address, game.players[role].language, role)
     return [(a, lang, role) for a, lang, role in out.values()]
 
@@ -69,15 +70,19 @@ def notice_replies(notice: Notice, game, db, judge) -> list[Reply]:
     config's ``[judge]`` section. ``purpose`` carries the notice's key and the
     recipient's role, so Message-IDs are unique and stable."""
     gm = db.get("gm", game.name) or {}
-    replies, words, bodies = [], {}, {}
-    for address, lang, role in recipients(notice, game, gm, _Accounts(db), judge.language):
-        if lang not in words:
-            words[lang] = Words(game.map_name, lang)
-            bodies[lang] = _body(notice, game, lang)
-        context = {"n": notice.data, "kind": notice.kind, "role": role, "w": words[lang],
-                   "body": bodies[lang], "judge_code": judge.address.partition("@")[0].upper(),
+    accounts = _Accounts(db)
+    replies, words = [], {}
+    phases = _phases(notice, game)
+    for address, lang, role in recipients(notice, game, gm, accounts, judge.language):
+        names = (accounts.get(address) or {}).get("names") or game.settings.names
+        if (lang, names) not in words:
+            words[(lang, names)] = Words(game.map_name, lang, names)
+        context = {"n": notice.data, "kind": notice.kind, "role": role, "w": words[(lang, names)],
+                   "phases": phases, "tz": notice.data.get("timezone", "UTC"),
+                   "judge_code": judge.address.partition("@")[0].upper(),
                    "judge_name": judge.name, "judge_address": judge.address, "njtime": njudge_time,
-                   "players": players(game, role), "hidden": hides_addresses(game, role)}
+                   "players": players(game, role), "hidden": hides_addresses(game, role),
+                   "rules": rules_data(game) if notice.kind == "started" else None, "systems": SYSTEMS}
         replies.append(Reply(purpose=f"{notice.kind}:{notice.key}:{role}", to=(address,),
                              template=template_of(notice.kind), lang=lang, context=context,
                              game=game.name, in_reply=False))
@@ -97,15 +102,11 @@ def players(game, role: str) -> list[tuple[str, tuple[str, ...]]]:
     return [(p, () if hidden else game.players[p].addresses) for p in game.map.powers]
 
 
-def _body(notice: Notice, game, lang: str) -> str:
-    """The part of a mail another formatter writes: the results of the phases
-    (the archive's :func:`~judge.archive.text.phase_text`, as ``HISTORY`` and
-    the web pages tell them) or the final report."""
-    if notice.kind == "results":
-        return "\n\n".join(phase_text(phase_view(game, p, lang)) for p in notice.data["phases"])
-    if notice.kind == "game_over":
-        return render_final(notice.data, lang)
-    return ""
+def _phases(notice: Notice, game) -> list[dict]:
+    """The data of the phases a results notice tells (``results/phase.txt``)."""
+    if notice.kind != "results":
+        return []
+    return [phase_data(game, game.record(p)) for p in notice.data["phases"]]
 
 
 class _Accounts:

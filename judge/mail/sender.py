@@ -19,7 +19,7 @@ import threading
 import time
 from typing import Callable
 
-from . import faults
+from .. import faults
 from .transport import PermanentError, TemporaryError
 
 log = logging.getLogger("judge.mail")

@@ -6,7 +6,8 @@ Layout under the spool folder::
     new/     entries waiting for the worker, processed in name order
     shunt/   entries set aside after repeated failures: NAME.eml (the raw bytes,
              unchanged) and NAME.json (key, source, attempts, last error)
-    inflight.json  the names of the batch the worker is processing (see below)
+    inflight.json  the batch the worker is processing and the entry it is
+             handling now (see below)
     resend/  requests of the judgekeeper to send a failed outgoing mail again
              (``judge spool resend``): one JSON file {"id": Message-ID} each
 
@@ -19,16 +20,22 @@ Metadata keys: ``key`` (ledger key, see :func:`message_key`), ``source``
 (``"smtp"``, ``"imap"``, ``"cli"``), ``received`` (UTC ISO time) and
 transport details (``uid``/``uidvalidity``/``folder`` for IMAP, ``mail_from``
 / ``rcpt_tos`` for SMTP), ``attempts`` (processing attempts so far that did
-not finish: failed, or the process died), ``retry`` (true when a judgekeeper
+not finish: failed, or the process died), ``alone`` (to be processed on its
+own: its batch died while committing), ``retry`` (true when a judgekeeper
 sent a shunted entry back).
 
-Attempts are counted on disk BEFORE they are made, so a mail that kills the
-process outright (not an exception: a segfault, the OOM killer, SIGKILL) is
-not retried for ever: the worker writes ``inflight.json`` (fsynced) before a
-batch of new entries, and after a restart counts one attempt for each entry it
-lists that is still waiting (:meth:`Spool.recover`). An entry tried before is
-processed alone, its attempt counted in its metadata first
-(:meth:`Spool.count_attempt`), until it succeeds or is shunted.
+A mail that kills the process outright (not an exception: a segfault, the
+OOM killer, SIGKILL) must not be retried for ever, and the mails that only
+shared its batch must not pay for it: the worker writes ``inflight.json``
+before a batch of new entries, names in it the entry it is
+handling before each one (:meth:`Spool.handling`: a plain rename, which a
+killed process's last write survives), and notes when the batch is being
+committed (:meth:`Spool.committing`). After a restart (:meth:`Spool.recover`)
+only the entry being handled is charged an attempt; a batch that died while
+committing charges nobody, but each of its entries waiting is marked
+``alone``. An entry tried before, or marked alone, is processed on its own
+(a death during its own commit is charged to it too), until it succeeds or
+is shunted.
 """
 
 from __future__ import annotations
@@ -107,6 +114,10 @@ class Spool:
             d.mkdir(parents=True, exist_ok=True)
         self._seq = itertools.count()
         self._lock = threading.Lock()
+        self._batch: list[str] = []
+        self._alone = False
+        self._note_fd: int | None = None
+        self._note_len = 0
 
     def clean_tmp(self) -> None:
         """Remove half-written entries left by a crash (call once at start, before any put)."""
@@ -167,36 +178,78 @@ class Spool:
         return SpoolEntry(entry.name, meta, entry.raw)
 
     # ---- the batch in progress (see module doc) --------------------------------
-    def begin(self, names: list[str]) -> None:
-        """Note durably that the entries ``names`` are being processed."""
-        _write_durably(self.tmp / self.inflight_path.name, self.inflight_path,
-                       json.dumps(list(names)).encode())
+    def begin(self, names: list[str], alone: bool = False) -> None:
+        """Note that the entries ``names`` are being processed (``alone``: one
+        entry on its own). One write in place, no fsync: it serves after the
+        process's death, which its last write survives; after a power cut no
+        attempt is charged."""
+        self._batch, self._alone = list(names), alone
+        self._note("handling", None)
+
+    def handling(self, name: str | None) -> None:
+        """The worker handles entry ``name`` of the batch now (None: between entries)."""
+        self._note("handling", name)
+
+    def committing(self) -> None:
+        """Every entry of the batch is handled; the batch is being committed."""
+        self._note("committing", None)
+
+    def _note(self, stage: str, current: str | None) -> None:
+        """Overwrite ``inflight.json`` in place with one write (padded with
+        spaces to its last length), so a killed process leaves the last note whole."""
+        data = json.dumps({"batch": self._batch, "alone": self._alone, "current": current,
+                           "stage": stage}).encode()
+        if self._note_fd is None:
+            self._note_fd, self._note_len = os.open(self.inflight_path, os.O_RDWR | os.O_CREAT, 0o600), 0
+        os.pwrite(self._note_fd, data.ljust(self._note_len), 0)
+        self._note_len = max(self._note_len, len(data))
 
     def end(self) -> None:
         """The batch noted by :meth:`begin` is done (committed, or its failure recorded)."""
+        self._batch = []
+        if self._note_fd is not None:
+            os.close(self._note_fd)
+            self._note_fd = None
         self.inflight_path.unlink(missing_ok=True)
 
     def recover(self) -> list[str]:
-        """After a restart: count one attempt for every entry of the batch that
-        was in progress and is still waiting (the process died during it), then
-        forget the batch. Returns those names. Call before any processing."""
+        """After a restart: charge one attempt to the entry that was being
+        handled when the process died, if it is still waiting; if the batch
+        died while committing, mark its waiting entries ``alone`` (no
+        attempt charged). Then forget the batch. Returns the names charged.
+        Call before any processing."""
         try:
-            names = json.loads(self.inflight_path.read_text(encoding="utf-8"))
+            info = json.loads(self.inflight_path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return []
         except (OSError, ValueError):
-            names = []
+            info = {}
+        if isinstance(info, list):          # an earlier release noted the batch alone
+            info = {"batch": info, "current": None, "stage": "committing"}
         waiting = set(self.pending())
         out = []
-        for name in names if isinstance(names, list) else []:
-            if name in waiting:
-                try:
-                    self.count_attempt(self.read(name))
-                except (OSError, ValueError):
-                    continue
-                out.append(name)
+        try:
+            if info.get("stage") == "handling" and info.get("current") in waiting:
+                self.count_attempt(self.read(info["current"]))
+                out.append(info["current"])
+            elif info.get("stage") == "committing" and info.get("alone"):
+                for name in info.get("batch") or ():        # its own commit: charged
+                    if name in waiting:
+                        self.count_attempt(self.read(name))
+                        out.append(name)
+            elif info.get("stage") == "committing":
+                for name in info.get("batch") or ():
+                    if name in waiting:
+                        entry = self.read(name)
+                        self._write(name, dict(entry.meta, alone=True), entry.raw)
+        except (OSError, ValueError, AttributeError, TypeError):
+            pass
         self.end()
         return out
+
+    def shunt_path(self, entry: SpoolEntry) -> Path:
+        """Where :meth:`shunt` keeps the raw bytes of ``entry``."""
+        return self.shunt_dir / f"{entry.name.removesuffix('.msg')}.eml"
 
     def shunt(self, entry: SpoolEntry, reason: str) -> Path:
         """Set ``entry`` aside: ``shunt/NAME.eml`` keeps the raw bytes, ``NAME.json``

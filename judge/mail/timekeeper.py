@@ -7,8 +7,7 @@ staged view of the store, checks it is still in that phase (compare-and-set:
 a stale item changes nothing), applies the outage policy for ``"outage"``
 work, runs :func:`judge.game.turns.tick` at ``now`` and returns the mails its
 notices call for; the worker commits the game and the mails together, as it
-does for a mail. ``"notices"`` work mails the notices a GM command run from
-the command line left in table ``notices``.
+does for a mail.
 """
 
 from __future__ import annotations
@@ -16,9 +15,9 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from ..game import Game, turns
-from ..game.notices import notice_from_dict
+from ..game import turns
 from ..scheduler import Work
+from ..storage import load_game, save_game
 from .commands import Reply
 from .notices import notice_replies
 
@@ -34,37 +33,19 @@ class Timekeeper:
     def handle(self, item: Work, db, now: datetime) -> tuple[list[Reply], str]:
         """The replies for ``item`` and a one-line summary; changes go to
         ``db`` (a Staging) only."""
-        if item.kind == "notices":
-            return self._pending(db)
-        doc = db.get("games", item.game)
-        if doc is None:
+        game = load_game(db, item.game)
+        if game is None:
             return [], "no such game"
-        game = Game.from_dict(doc)
         if item.phase is not None and game.schedule.phase != item.phase:
             return [], f"stale: planned for {item.phase}, the game is at {game.schedule.phase}"
+        before = game.live_dict()
         notices = turns.outage(game, now) if item.kind == "outage" else []
         step = turns.tick(game, now)
         notices += step.notices
-        new = game.to_dict()
-        if new == doc:
+        if game.live_dict() == before and not step.records:
             return [], "nothing due"
-        db.put("games", game.name, new)
+        save_game(db, game)
         replies = [r for n in notices for r in notice_replies(n, game, db, self.judge)]
         done = ", ".join(r.phase for r in step.records)
         return replies, (f"adjudicated {done}; " if done else "") + \
             f"{len(notices)} notice(s), {len(replies)} mail(s)"
-
-    def _pending(self, db) -> tuple[list[Reply], str]:
-        replies, games = [], {}
-        for key, doc in sorted(db.all("notices").items()):
-            db.delete("notices", key)
-            notice = notice_from_dict(doc)
-            name = notice.data.get("game")
-            if name not in games:
-                gdoc = db.get("games", name)
-                games[name] = Game.from_dict(gdoc) if gdoc else None
-            if games[name] is None:
-                log.warning("notice %s: game %s is gone; not mailed", key, name)
-                continue
-            replies += notice_replies(notice, games[name], db, self.judge)
-        return replies, f"{len(replies)} mail(s) for notices of GM commands"

@@ -13,22 +13,28 @@ For each spool entry, oldest first:
    and composed here (Message-ID from (key, purpose, recipient));
 4. the staged game changes, the ledger entry and the outbox rows are committed
    in ONE store transaction (entries waiting together, up to ``batch``, share
-   that transaction: a group commit), provided the store file is still the
-   one the batch was made from: a ``judge game ...`` command in another
-   process may have committed meanwhile, and then the batch is made again
-   from the new state (:data:`CONFLICT_TRIES`), so neither change is lost;
+   that transaction: a group commit), provided no other process committed
+   since the batch was read (the store's :meth:`~judge.storage.Store.version`;
+   it cannot happen while ``judge serve`` owns the data folder, see
+   :mod:`judge.commands.submit`): else the batch is made again from the new
+   state, so no change is lost;
 5. only then the spool entry is removed, the inbound transport is told to
    acknowledge (IMAP ``\\Seen``), and the outbox rows go to the sender.
 
 A handler or template error is retried ``worker.max_attempts`` times with a
 doubling delay, the entry blocking the ones behind it (order matters: the last
-orders count); then it is shunted (bytes kept in ``spool/shunt``), a ledger
-entry says so, the judgekeeper gets a notice and the sender a short answer.
+orders count); then it is shunted: ONE commit writes its ledger entry, the
+judgekeeper's notice and the sender's answer (nothing was changed: send it
+again, or write to the GM), then its bytes move to ``spool/shunt``.
 A mail during which the process dies (no exception to catch) counts as an
-attempt too: attempts are noted on disk before they are made (see
-:mod:`judge.mail.spool`); an entry tried before is processed on its own, and
-one that has had its ``max_attempts`` is shunted without another try (only the
-judgekeeper is told: reading it once more might kill the judge again).
+attempt too, charged to that mail alone: the spool notes which entry is
+being handled (see :mod:`judge.mail.spool`); an entry tried before is
+processed on its own (after the handler has warmed up, so that the first
+mail after a start does not pay for loading maps and templates), and one
+that has had its ``max_attempts`` is shunted
+without another try (answered from its headers alone: reading it once more
+might kill the judge again). The ledger is asked first: an entry already
+processed is never shunted, only dropped.
 
 Housekeeping in the same thread: ``judge spool resend`` requests (a failed
 outgoing mail becomes pending again and goes to the sender), and the ledger
@@ -55,39 +61,47 @@ attempts, sent_at?, error?}).
 
 from __future__ import annotations
 
+import json
 import logging
-import os
 import queue
+import re
 import threading
 import time
 import traceback
 from datetime import datetime, timedelta, timezone
 from email import policy
 from email.parser import BytesHeaderParser
+from email.utils import parseaddr
 from typing import Callable
 
-from . import faults
+from .. import faults
 from .commands import CommandHandler, Reply
 from .compose import compose, message_id_for
 from .message import InboundMail, read_mail
 from .render import render
 from .spool import Spool, SpoolEntry
 from .staging import Staging
+from ..storage import StoreError
 
 log = logging.getLogger("judge.mail")
 
-PRELOAD = ("ledger", "accounts", "gm", "games")
-"""Tables a batch reads whole at its start (the store re-reads its file for every lookup)."""
+CONFLICT_TRIES = 20
+"""Times a batch is made again when another process wrote the store meanwhile
+(then the batch fails, and is tried again later like any failure)."""
 
-CONFLICT_TRIES = 5
-"""Times a batch is made again when another process wrote the store meanwhile."""
+IDLE_SYNC = 0.3
+"""Seconds after a commit an idle worker makes its files durable (the store's
+journal covers a power cut until then; see :class:`judge.storage.Store`)."""
+
+PRUNE_SHARDS = 16
+"""Ledger shards pruned in one housekeeping round (all of them within a day)."""
 
 PRUNE_EVERY = 86400.0
 """Seconds between two prunings of the ledger."""
 
 REPORT_DELAY = 0.5
-"""Seconds sender reports may wait while mail is coming in, so a burst records
-its sent states in a few writes (a crash in that window only means the maildir
+"""Seconds sender reports may wait for a commit of their own; while mail comes
+in they go with its commits (a crash in that window only means the maildir
 transport skips, or an SMTP relay sees again, a mail with the same Message-ID)."""
 
 
@@ -110,15 +124,18 @@ class Worker:
                  clock: Callable[[], datetime] = utc_now,
                  ack: Callable[[dict], None] = lambda meta: None,
                  send: Callable[[list[dict]], None] = lambda rows: None,
-                 timekeeper=None,
-                 changed: Callable[[dict[str, dict | None], bool], None] = lambda docs, by_mail: None,
-                 reading: dict | None = None):
+                 timekeeper=None, commands=None,
+                 changed: Callable[[dict[str, dict | None], bool], None] = lambda rows, by_mail: None,
+                 templates=None, reading: dict | None = None):
         self.store, self.spool, self.handler = store, spool, handler
+        self.commands = commands                # runs `judge game ...` work items (judge.commands.work)
+        self.templates = templates              # a judgekeeper's template copies (judge.text.templates)
         self.address, self.name, self.domain, self.keeper = address, name, domain, keeper
         self.language = language
         self.max_attempts, self.retry_delay, self.batch = max_attempts, retry_delay, batch
         self.ledger_days = ledger_days
-        self._next_prune = 0.0                  # monotonic time of the next ledger pruning
+        self._next_prune = 0.0                  # monotonic time of the next ledger pruning round
+        self._prune_shard = 0                   # the ledger shard it starts with
         self.clock, self.ack, self.send = clock, ack, send
         self.timekeeper, self.changed = timekeeper, changed
         self.reading = reading or {}            # read_mail's limits= and markers= (the config's)
@@ -153,7 +170,28 @@ class Worker:
         """From the scheduler (any thread): deadline work for the worker."""
         self.events.put(("work", item))
 
+    def warm_up(self) -> None:
+        """Handle made-up mails (nothing is kept) and read a few orders, so
+        the first real mail after a start does not pay for loading maps,
+        names and templates — while the poison guard charges it for a death."""
+        from email.message import EmailMessage
+
+        from ..maps import load_map, load_names
+        from ..notation.names import name_index
+        try:
+            name_index(load_map("standard"), load_names("standard"))
+            for body in ("HELP\nLIST\n", "帮助\n", "幫助\n"):
+                m = EmailMessage()
+                m["From"], m["To"], m["Subject"] = "warm-up@example.invalid", self.address, "warm-up"
+                m.set_content(body)
+                mail = read_mail(m.as_bytes(), "warm-up", self.address, None, **self.reading)
+                for reply in self.handler.handle(mail, Staging(Staging(self.store)), self.clock()):
+                    self._row(mail, reply, self.clock())
+        except Exception:  # noqa: BLE001 - only a speed-up: the real mail will say what is wrong
+            log.debug("worker: warm-up failed", exc_info=True)
+
     def run(self) -> None:
+        self.warm_up()
         recovered = self.spool.recover()
         if recovered:
             log.warning("worker: the judge stopped while processing %d mail(s); one attempt counted "
@@ -183,7 +221,7 @@ class Worker:
                     self.process_work(work)
                 except Exception:  # noqa: BLE001 - the scheduler plans the game again on its rescan
                     log.exception("worker: deadline work failed")
-            if self._reports and (not self.spool.pending() or len(self._reports) >= 200
+            if self._reports and (len(self._reports) >= 200
                                   or time.monotonic() - self._reports_since > REPORT_DELAY):
                 try:
                     self.record_reports(self._reports)
@@ -192,6 +230,15 @@ class Worker:
                 self._reports = []
             if not self._reports:
                 self._reports_since = time.monotonic()
+            if not self.spool.pending():
+                try:
+                    self.store.checkpoint(IDLE_SYNC)     # idle: make the last commits' files durable
+                except Exception:  # noqa: BLE001 - the journals stay; tried again next round
+                    log.exception("worker: could not sync the store")
+        try:
+            self.store.checkpoint()
+        except Exception:  # noqa: BLE001 - the journals stay and are applied at the next start
+            log.exception("worker: could not sync the store at stop")
 
     # ---- spool entries ---------------------------------------------------------
     def drain(self) -> float:
@@ -226,18 +273,23 @@ class Worker:
         entries = self._take(names)
         if not entries:
             return
-        alone = entries[0].meta.get("attempts", 0) > 0
-        if alone:                          # tried before: on its own, the attempt counted first
-            if entries[0].meta["attempts"] >= self.max_attempts:
-                return self._poisoned(entries[0])
-            entries = [self.spool.count_attempt(entries[0])]
-        else:
-            self.spool.begin([e.name for e in entries])
+        alone = _alone(entries[0])
+        if alone:                          # tried before, or its batch died committing: on its own
+            entry = entries[0]
+            seen = self.store.get("ledger", entry.key)
+            if seen is not None and not (seen.get("status") == "shunted" and entry.meta.get("retry")):
+                return self._seen_before(entry, seen)
+            if entry.meta.get("attempts", 0) >= self.max_attempts:
+                return self._poisoned(entry)
+        self.spool.begin([e.name for e in entries], alone)
         for tries in range(1, CONFLICT_TRIES + 1):
             stamp = self._stamp()
             batch, done, failed = self._stage(entries, alone)
+            folded = self._fold_sent(batch)
+            self.spool.committing()
             try:
                 self._commit(batch, stamp, tries)
+                self._reports = [r for r in self._reports if r not in folded]
                 break
             except _StoreChanged:
                 log.info("worker: another process wrote the store during a batch; making it again")
@@ -256,8 +308,6 @@ class Worker:
         rows, summary)]`` handled, and ``(entry, mail, error, counted)`` of the
         entry that failed (the batch stops there) or None."""
         batch = Staging(self.store)
-        for table in PRELOAD:              # one read of the store per table, not one per document
-            batch.all(table)
         done: list[tuple[SpoolEntry, list[dict], str]] = []
         failed = None
         for entry in entries:
@@ -265,8 +315,12 @@ class Worker:
             if seen is not None and not (seen.get("status") == "shunted" and entry.meta.get("retry")):
                 done.append((entry, [], f"duplicate of a mail already {seen.get('status')}; nothing changed"))
                 continue
+            self.spool.handling(entry.name)        # a death from here on is charged to this one
             now = self.clock()
             mail = None
+            if entry.meta.get("source") == "cli":
+                done.append(self._command(entry, batch, now))
+                continue
             try:
                 mail = read_mail(entry.raw, entry.key, self.address, entry.meta.get("mail_from"), **self.reading)
                 staging = Staging(batch)
@@ -281,7 +335,7 @@ class Worker:
                         ("done", f"{len(replies)} repl{'y' if len(replies) == 1 else 'ies'}")
                 rows = [self._row(mail, r, now) for r in replies]
             except Exception as e:  # noqa: BLE001 - any bug in a handler must not lose the mail
-                failed = (entry, mail, e, alone)
+                failed = (entry, mail, e, False)
                 break
             staging.apply(batch)
             ledger = {"status": status, "at": now.isoformat(), "from": mail.sender,
@@ -293,6 +347,41 @@ class Worker:
                 batch.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
             done.append((entry, rows, f"from {mail.sender or '?'} {mail.subject[:60]!r}: {summary}"))
         return batch, done, failed
+
+    def _command(self, entry: SpoolEntry, batch: Staging, now: datetime):
+        """A ``judge game ...`` work item (see :mod:`judge.commands.work`): run
+        it on the batch; its result (exit status, output) goes in its ledger
+        entry, where the command waiting for it reads it."""
+        staging = Staging(batch)
+        try:
+            work = json.loads(entry.raw)
+            replies, result = self.commands(work, staging, now)
+            rows = [self._row(_blank_mail(entry.key), r, now) for r in replies]
+        except Exception as e:  # noqa: BLE001 - a bug must not stop the worker: the command is told
+            log.exception("command %s failed", entry.key)
+            staging, rows = Staging(batch), []
+            result = {"status": 2, "out": "", "err": f"the judge could not do it: {type(e).__name__}: {e}"}
+        if result.get("status", 2) >= 2:       # refused: nothing changes, nothing is mailed
+            rows = []
+        else:
+            staging.apply(batch)
+        for row in rows:
+            batch.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
+        batch.put("ledger", entry.key, {"status": "done", "at": now.isoformat(), "from": "judge game",
+                                        "subject": str(work.get("argv", ""))[:200] if isinstance(work, dict)
+                                        else "", "result": result, "replies": [r["id"] for r in rows]})
+        return entry, rows, f"command: status {result.get('status')}, {len(rows)} mail(s)"
+
+    def _fold_sent(self, batch: Staging) -> list[tuple]:
+        """Stage the deletion of the outbox rows the sender has reported sent
+        so far into ``batch``: recorded with the mail, no commit of their own
+        (see :meth:`record_reports`). Returns the reports folded in."""
+        folded = []
+        for report in self._reports:
+            if report[0] == "sent" and (batch.get("outbox", report[1]) or {}).get("status") == "pending":
+                batch.delete("outbox", report[1])
+                folded.append(report)
+        return folded
 
     def _take(self, names: list[str]) -> list[SpoolEntry]:
         """The entries of the next batch, in order: entries never tried, up to
@@ -309,7 +398,7 @@ class Worker:
                 raw = (self.spool.new / name).read_bytes()
                 self.spool.shunt(SpoolEntry(name, {"key": f"unreadable:{name}"}, raw), f"unreadable: {e}")
                 continue
-            if entry.meta.get("attempts", 0) > 0:
+            if _alone(entry):
                 return out or [entry]
             out.append(entry)
         return out
@@ -334,8 +423,6 @@ class Worker:
         """``(batch, outbox rows, [(item, summary, changed anything)])`` of the
         deadline work ``items`` over one staged view of the store."""
         batch = Staging(self.store)
-        for table in PRELOAD:
-            batch.all(table)
         rows, seen, summaries = [], set(), []
         for item in items:
             if item in seen or self.timekeeper is None:
@@ -353,21 +440,15 @@ class Worker:
         return batch, rows, summaries
 
     # ---- committing --------------------------------------------------------------
-    def _stamp(self) -> tuple | None:
-        """What identifies the store file's current version (every commit
-        replaces the file: a new inode, time and size)."""
-        try:
-            st = os.stat(self.store.path)
-        except FileNotFoundError:
-            return None
-        return st.st_ino, st.st_mtime_ns, st.st_size
+    def _stamp(self) -> str:
+        """The store's version (changes with every commit of any process)."""
+        return self.store.version()
 
-    def _commit(self, batch: Staging, stamp: tuple | None, tries: int) -> None:
+    def _commit(self, batch: Staging, stamp: str, tries: int) -> None:
         """Commit ``batch`` if it changes anything, made from the store as it
         was at ``stamp``. Raises :class:`_StoreChanged` (nothing written) if
-        another process (``judge game ...``) committed since, unless this was
-        the last of :data:`CONFLICT_TRIES` (then its change may be overwritten;
-        logged)."""
+        another process committed since; after :data:`CONFLICT_TRIES` a
+        StoreError (nothing written: the batch fails and is tried again later)."""
         if not batch.changes:
             return
         faults.checkpoint("before_commit")
@@ -375,17 +456,18 @@ class Worker:
             if self._stamp() != stamp:
                 if tries < CONFLICT_TRIES:
                     raise _StoreChanged
-                log.warning("worker: the store keeps changing under the worker; committing anyway")
+                raise StoreError("the store keeps changing under the worker: another process writes it")
             batch.apply(tx)
         faults.checkpoint("after_commit")
 
     def _tell_changed(self, batch: Staging, by_mail: bool) -> None:
-        docs = {key: doc for (table, key), doc in batch.changes.items() if table == "games"}
-        if docs:
+        """Tell ``changed`` the wakeup rows of the games the batch changed."""
+        games = {key for (table, key) in batch.changes if table == "games"}
+        if games:
             try:
-                self.changed(docs, by_mail)
+                self.changed({name: batch.get("wakeups", name) for name in sorted(games)}, by_mail)
             except Exception:  # noqa: BLE001 - planning is redone on the scheduler's rescan
-                log.exception("worker: could not tell the scheduler about %s", ", ".join(docs))
+                log.exception("worker: could not tell the scheduler about %s", ", ".join(sorted(games)))
 
     def _finish(self, entry: SpoolEntry) -> None:
         self._not_before.pop(entry.name, None)
@@ -394,7 +476,7 @@ class Worker:
         self.ack(entry.meta)
 
     def _row(self, mail: InboundMail, reply: Reply, now: datetime) -> dict:
-        subject, body = render(reply.template, reply.lang, **reply.context)
+        subject, body = render(reply.template, reply.lang, self.templates, **reply.context)
         primary = reply.to[0]
         mid = message_id_for(mail.key, reply.purpose, primary, self.domain)
         msg = compose(sender_name=self.name, sender_address=self.address, to=list(reply.to),
@@ -423,19 +505,36 @@ class Worker:
 
     def _poisoned(self, entry: SpoolEntry) -> None:
         """``entry`` had its ``max_attempts`` without finishing (the process
-        died during them): set it aside without another try."""
+        died during them): set it aside without another try (the sender is
+        answered from its headers alone)."""
         attempts = entry.meta.get("attempts", 0)
         detail = entry.meta.get("error") or f"the judge stopped (crashed or was killed) during each of " \
                                             f"{attempts} attempts to process this mail"
         log.error("mail %s: %d attempts did not finish; set aside without another try", entry.key, attempts)
-        self._set_aside(entry, _headers_only(entry), detail, attempts, answer=False)
+        self._set_aside(entry, _headers_only(entry), detail, attempts, answer=True)
+
+    def _seen_before(self, entry: SpoolEntry, seen: dict) -> None:
+        """An entry tried before whose key the ledger has: processed already
+        (drop it), or set aside by a run that stopped before moving its bytes
+        (move them now; the notices went with the ledger entry)."""
+        if seen.get("status") == "shunted":
+            self.spool.shunt(entry, seen.get("reason", ""))
+            log.warning("mail %s: set aside (finishing an interrupted move)", entry.key)
+        else:
+            log.info("mail %s: duplicate of a mail already %s; nothing changed", entry.key, seen.get("status"))
+            self.spool.remove(entry.name)
+        self._not_before.pop(entry.name, None)
+        self.ack(entry.meta)
 
     def _set_aside(self, entry: SpoolEntry, mail: InboundMail | None, detail: str, attempts: int,
                    answer: bool) -> None:
-        """Shunt ``entry``, record it in the ledger, tell the judgekeeper (and
-        with ``answer`` the sender), acknowledge it."""
+        """Set ``entry`` aside: ONE commit records it in the ledger (status
+        shunted) with the judgekeeper's notice (and, with ``answer``, the
+        sender's: nothing was changed, send it again); then its bytes move
+        to ``spool/shunt`` (a stop in between is finished at the next start:
+        :meth:`_seen_before`) and it is acknowledged."""
         now = self.clock()
-        path = self.spool.shunt(entry, detail)
+        path = self.spool.shunt_path(entry)
         if mail is None:
             mail = _blank_mail(entry.key)
         replies = [Reply(purpose="shunt-notice", to=(self.keeper,), template="shunt_notice.txt",
@@ -452,17 +551,20 @@ class Worker:
                                          "replies": [r["id"] for r in rows]})
             for row in rows:
                 tx.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
+        faults.checkpoint("before_shunt_move")
+        self.spool.shunt(entry, detail)
         self._not_before.pop(entry.name, None)
         self.ack(entry.meta)
         self.send(rows)
 
     # ---- housekeeping ----------------------------------------------------------
     def housekeeping(self) -> None:
-        """Resend requests now; the ledger pruned at start and daily."""
+        """Resend requests now; a few ledger shards pruned each round, every
+        shard once every :data:`PRUNE_EVERY` seconds."""
         self.resend()
         if time.monotonic() >= self._next_prune:
-            self._next_prune = time.monotonic() + PRUNE_EVERY
-            self.prune_ledger()
+            self._next_prune = time.monotonic() + PRUNE_EVERY * PRUNE_SHARDS / self.store.shards("ledger")
+            self.prune_ledger(PRUNE_SHARDS)
 
     def resend(self) -> list[str]:
         """Do the ``judge spool resend`` requests: each failed outgoing mail named
@@ -471,11 +573,10 @@ class Worker:
         requests = self.spool.resend_requests()
         if not requests:
             return []
-        outbox = self.store.all("outbox")
         rows = []
         with self.store.transaction() as tx:
             for _path, mid in requests:
-                row = outbox.get(mid)
+                row = tx.get("outbox", mid)
                 if row is None or row.get("status") != "failed":
                     log.warning("resend %s: %s", mid, "no such outgoing mail" if row is None
                                 else f"it is {row.get('status')}, not failed")
@@ -492,14 +593,18 @@ class Worker:
         self.send(rows)
         return [r["id"] for r in rows]
 
-    def prune_ledger(self) -> int:
-        """Remove ledger entries older than ``ledger_days`` (0: keep them all);
+    def prune_ledger(self, shards: int | None = None) -> int:
+        """Remove ledger entries older than ``ledger_days`` (0: keep them all)
+        from the next ``shards`` shards of the ledger (None: all of them);
         returns how many went."""
         if not self.ledger_days:
             return 0
         cutoff = self.clock() - timedelta(days=self.ledger_days)
+        total = self.store.shards("ledger")
+        picked = [(self._prune_shard + i) % total for i in range(min(shards or total, total))]
+        self._prune_shard = (picked[-1] + 1) % total
         old = []
-        for key, doc in self.store.all("ledger").items():
+        for key, doc in (item for shard in picked for item in self.store.keys("ledger", shard).items()):
             try:
                 at = datetime.fromisoformat(doc.get("at", ""))
             except (TypeError, ValueError):
@@ -523,10 +628,9 @@ class Worker:
             return
         now = self.clock()
         notices, notice_rows = [], []
-        outbox = self.store.all("outbox")      # one read of the store for all the reports
         with self.store.transaction() as tx:
             for kind, mid, info in reports:
-                row = outbox.get(mid)
+                row = tx.get("outbox", mid)
                 if row is None or row.get("status") != "pending":
                     continue
                 if kind == "sent":           # the ledger keeps its Message-ID; keep the store small
@@ -555,13 +659,25 @@ _HEADERS = BytesHeaderParser(policy=policy.default)
 def _headers_only(entry: SpoolEntry) -> InboundMail:
     """Sender and subject of an entry read from its headers alone (for a mail
     that may kill a full reading); no address to answer."""
+    sender = subject = reply_to = automatic = ""
     try:
         head = _HEADERS.parsebytes(entry.raw)
         sender, subject = str(head.get("From", "")), str(head.get("Subject", ""))
+        reply_to = parseaddr(str(head.get("Reply-To") or sender))[1]
+        reply_to = reply_to if re.fullmatch(r"[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+", reply_to) else ""
+        auto = str(head.get("Auto-Submitted", "no")).strip().lower()
+        precedence = str(head.get("Precedence", "")).strip().lower()
+        if auto != "no" or precedence in ("bulk", "list", "junk") or head.get("List-Id"):
+            automatic = "automatic"
     except Exception:  # noqa: BLE001 - whatever the headers hold, the judgekeeper is told
-        sender, subject = "", ""
-    return InboundMail(key=entry.key, sender=sender[:200], sender_name="", reply_to="", subject=subject,
-                       message_id="", references=(), text="", automatic="")
+        pass
+    return InboundMail(key=entry.key, sender=sender[:200], sender_name="", reply_to=reply_to,
+                       subject=subject[:200], message_id="", references=(), text="", automatic=automatic)
+
+
+def _alone(entry: SpoolEntry) -> bool:
+    """Is ``entry`` to be processed on its own (tried before, or its batch died committing)?"""
+    return entry.meta.get("attempts", 0) > 0 or bool(entry.meta.get("alone"))
 
 
 def _blank_mail(key: str) -> InboundMail:

@@ -13,8 +13,9 @@ Canonical English uses the unit letter and the capitalised province code
 
 Chinese follows Appendix 1 of the house-rule text: 巴黎陆军移动到勃艮第,
 鲁尔陆军支援慕尼黑陆军进攻勃艮第, 北海舰队运输荷兰陆军移动到圣彼得堡, 柏林建造舰队,
-君士坦丁堡陆军解散, 优先建造：威尼斯舰队、罗马陆军 (traditional characters for
-``zh-hant``). Every form reads back to the same order with :func:`parse_line`
+君士坦丁堡陆军解散, 优先建造：威尼斯舰队、罗马陆军; in traditional characters the
+classic text's words for ``zh-hant`` (柏林生產艦隊: the classic text builds with 生產,
+``templates/locale/GLOSSARY.md``). Every form reads back to the same order with :func:`parse_line`
 (retreats in a retreat phase).
 """
 
@@ -30,8 +31,8 @@ _ZH = {
     "hold": ("防守", "防守"), "move": ("移动到", "移動到"), "attack": ("进攻", "進攻"),
     "support": ("支援", "支援"), "convoy": ("运输", "運輸"), "via": ("经", "經"),
     "via_convoy": ("经海运", "經海運"), "retreat": ("撤退到", "撤退到"),
-    "disband": ("解散", "解散"), "build": ("建造", "建造"), "waive": ("放弃建造", "放棄建造"),
-    "retreat_pref": ("优先撤退到", "優先撤退到"), "build_pri": ("优先建造：", "優先建造："),
+    "disband": ("解散", "解散"), "build": ("建造", "生產"), "waive": ("放弃建造", "放棄生產"),
+    "retreat_pref": ("优先撤退到", "優先撤退到"), "build_pri": ("优先建造：", "優先生產："),
     "disband_pri": ("优先解散：", "優先解散："), "list": ("、", "、"),
 }
 

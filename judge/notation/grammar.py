@@ -67,7 +67,7 @@ class Ref:
 @dataclass
 class Draft:
     """One order as read, not yet checked against map and position. ``kind`` is
-    a key of :data:`judge.notation.diagnostics.ORDER_KINDS`."""
+    a key of :data:`judge.text.reasons.ORDER_KINDS`."""
 
     kind: str
     units: list[Ref] = field(default_factory=list)   # the ordered unit(s)
@@ -126,7 +126,7 @@ class _Reader:
 
     def unexpected(self) -> Fail:
         t = self.tok()
-        return self.fail("unexpected", text=t.text if t else "")
+        return self.fail("unexpected", text=t.shown if t else "")
 
     # ---- pieces --------------------------------------------------------------
     def coast(self) -> str | None:
@@ -180,6 +180,12 @@ class _Reader:
             out.append(nxt)
         return out
 
+    def skip_power(self) -> None:
+        """A power named before a supported or convoyed unit (支援德国慕尼黑陆军,
+        运输英伦敦陆军) says whose unit it is; the position knows that already."""
+        if self.kind() == lx.POWER and self.kind(1) in (lx.LOC, lx.UNIT):
+            self.take()
+
     def place_list(self) -> list[Place]:
         out = [self.place()]
         while self.kind() == lx.LOC or (self.kind() in (lx.SEP, lx.COMMA) and self.kind(1) == lx.LOC):
@@ -189,16 +195,20 @@ class _Reader:
         return out
 
     def path(self, draft: Draft) -> None:
-        """``- X [- Y ...]``, ``经 X 移动 Y``, ``via convoy``: fills dest, route, via_convoy."""
+        """``- X [- Y ...]``, ``经 X 移动 Y``, ``via convoy``, ``向 X 进攻`` (a Chinese
+        move word after the destination): fills dest, route, via_convoy."""
         steps: list[Place] = []
         while True:
             k = self.kind()
             if k == lx.VIA_CONVOY:
                 self.take()
                 draft.via_convoy = True
-            elif k == lx.VIA and self.kind(1) == lx.CONVOY:
+            elif k == lx.VIA and self.kind(1) in (lx.CONVOY, lx.VIA_CONVOY):
                 self.i += 2
                 draft.via_convoy = True
+            elif k == lx.MOVE and steps and not self.tok().text.isascii() and \
+                    self.kind(1) not in (lx.LOC, lx.MOVE, lx.VIA):
+                self.take()                                   # 向勃艮第进攻, 到挪威去
             elif k in (lx.VIA, lx.MOVE):
                 self.take()
                 while self.kind() == lx.MOVE:
@@ -219,7 +229,7 @@ def _display(t: Token, names: NameIndex) -> str:
     if t.kind == lx.MOVE and not t.text.isalpha():     # "-", "→"
         return "-"
     if not t.text.isascii():
-        return t.text
+        return t.shown
     if t.kind == lx.UNIT:
         return str(t.value)
     if t.kind == lx.LOC:
@@ -269,17 +279,17 @@ def _check_words(tokens: list[Token], names: NameIndex) -> None:
         if t.kind == lx.UNKNOWN:
             codes = names.suggest_codes(t.text)
             if codes:
-                raise Fail(diagnostic("unknown_province", names, text=t.text,
+                raise Fail(diagnostic("unknown_province", names, text=t.shown,
                                       suggestions=[names.english[c] for c in codes], suggestion_codes=codes))
-            raise Fail(diagnostic("unknown_word", names, text=t.text))
+            raise Fail(diagnostic("unknown_word", names, text=t.shown))
         if t.kind == lx.AMBIGUOUS:
-            raise Fail(diagnostic("ambiguous_province", names, text=t.text, candidates=list(t.value)))
+            raise Fail(diagnostic("ambiguous_province", names, text=t.shown, candidates=list(t.value)))
         if t.kind == lx.BAD_COAST:
             prov = prev.value if prev is not None and prev.kind == lx.LOC else None
             if prov is not None:
-                raise Fail(diagnostic("unknown_coast", names, text=t.text, province=prov,
+                raise Fail(diagnostic("unknown_coast", names, text=t.shown, province=prov,
                                       coasts=list(names.map.coasts_of(prov))))
-            raise Fail(diagnostic("unknown_word", names, text=t.text))
+            raise Fail(diagnostic("unknown_word", names, text=t.shown))
         prev = t
 
 
@@ -299,6 +309,8 @@ def _statement(r: _Reader) -> list[Draft]:
         r.take()
         while r.kind() == lx.COLON:
             r.take()
+        if k == lx.BUILD and r.kind() == lx.WAIVE:         # 建造：放弃
+            return _waive(r)
         items = r.unit_list(after_verb=True)
         if not items:
             raise r.incomplete("unit")
@@ -308,9 +320,7 @@ def _statement(r: _Reader) -> list[Draft]:
             items = [Ref(u.unit_type or t, u.prov, u.coast or r.coast()) for u in items]
         return [Draft(kind, units=[u]) for u in items]
     if k == lx.WAIVE:
-        r.take()
-        n = r.take().value if r.kind() == lx.NUMBER else 1
-        return [Draft("waive") for _ in range(max(1, n))]
+        return _waive(r)
     if k == lx.PRIORITY:
         raise r.unexpected()
 
@@ -319,7 +329,13 @@ def _statement(r: _Reader) -> list[Draft]:
         raise r.unexpected()
     k, k1 = r.kind(), r.kind(1)
     if k == lx.HOLD:
-        r.take()
+        while r.kind() == lx.HOLD:                          # 留在原地, 原地 防守
+            r.take()
+        if len(units) == 1 and r.kind() == lx.LOC and r.tok().value == units[0].prov:
+            r.take()                                        # 巴黎陆军守巴黎, 留在巴黎不动
+            r.coast()
+            while r.kind() == lx.HOLD:
+                r.take()
         return [Draft("hold", units=[u]) for u in units]
     if k == lx.BUILD:
         r.take()
@@ -342,19 +358,25 @@ def _statement(r: _Reader) -> list[Draft]:
         return [Draft("retreat", units=units, dest=places[0])]
     if k == lx.SUPPORT:
         r.take()
+        hold = r.kind() == lx.HOLD                          # 支援防守马赛陆军
+        if hold:
+            r.take()
+        r.skip_power()
         target = r.unit()
         if target is None:
             raise r.incomplete("unit")
         if r.kind() == lx.HOLD:
-            r.take()
+            while r.kind() == lx.HOLD:
+                r.take()
             return [Draft("support", units=[u], target=target) for u in units]
-        if r.kind() in (lx.MOVE, lx.VIA, lx.VIA_CONVOY):
+        if not hold and r.kind() in (lx.MOVE, lx.VIA, lx.VIA_CONVOY):
             d = Draft("support", target=target)
             r.path(d)
             return [Draft("support", units=[u], target=target, dest=d.dest) for u in units]
         return [Draft("support", units=[u], target=target) for u in units]
     if k == lx.CONVOY:
         r.take()
+        r.skip_power()
         target = r.unit()
         if target is None:
             raise r.incomplete("unit")
@@ -370,3 +392,15 @@ def _statement(r: _Reader) -> list[Draft]:
     if k is None or k in _BREAKS:
         raise r.incomplete("order")
     raise r.unexpected()
+
+
+def _waive(r: _Reader) -> list[Draft]:
+    """``waive [N]``, ``放弃建造``, ``放弃两次建造``, ``放弃建造一个``, ``不建造舰队``:
+    the waive word with numbers, build and unit words in it; N waives."""
+    r.take()
+    n = None
+    while r.kind() in (lx.NUMBER, lx.BUILD, lx.UNIT, lx.WAIVE):
+        t = r.take()
+        if t.kind == lx.NUMBER and n is None:
+            n = t.value
+    return [Draft("waive") for _ in range(max(1, n or 1))]

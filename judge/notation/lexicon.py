@@ -8,6 +8,11 @@ Chinese has no spaces, so names and order words are matched longest-first at
 each character. Both kinds may be mixed in one line. One :class:`Lexicon` is
 built per :class:`~judge.notation.names.NameIndex` (cached) and holds every
 index, so reading a line costs a few dictionary lookups per character.
+
+The Chinese order words, with the region and source of each, are data in
+:mod:`judge.notation.zh_words`; names and their variants come from the map's
+names files. Each token keeps the text as typed (:attr:`Token.shown`) for
+messages, traditional characters and all.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import weakref
 from dataclasses import dataclass
 
 from ..rules.map import MapError
+from . import zh_words
 from .names import NameIndex, is_cjk
 
 # ---- token kinds -----------------------------------------------------------------
@@ -50,20 +56,32 @@ MAX_WORDS = 5
 
 # English order words (after casefold). Single letters are order words only, never
 # names: "s" is support even after a province (write "/s" or "(s)" for a coast).
+# Besides the words: shorthand and misspellings players type (a letter left out
+# or doubled, "convey" as Hong Kong's rules translation writes convoy: hk-fcc in
+# judge.notation.zh_words.SOURCES); letters swapped ("Biuld") are not guessed:
+# the game answers "did you mean Build?" (judge.game.refusals).
 EN_WORDS: dict[str, tuple[str, object]] = {}
 for _words, _kind, _value in (
     ("a army armies", UNIT, "A"),
     ("f fleet fleets", UNIT, "F"),
     ("to m move moves mv attack attacks", MOVE, None),
+    ("mov moove atack attak atk att", MOVE, None),
     ("h hold holds stand stands", HOLD, None),
+    ("hld holld stay stays defend defends", HOLD, None),
     ("s support supports sup supp", SUPPORT, None),
+    ("suport suports supprt suppor supoort suppport supt suppt spt", SUPPORT, None),
     ("c convoy convoys t transport transports", CONVOY, None),
+    ("convoi convey conveys conv cvy cnv convo", CONVOY, None),
     ("via by", VIA, None),
     ("retreat retreats", RETREAT, None),
+    ("retret retreet retrat retr rtr ret", RETREAT, None),
     ("r", R, None),
     ("d disband disbands remove removes", DISBAND, None),
+    ("disban disbnd disbd disb dsb dis remov", DISBAND, None),
     ("b build builds", BUILD, None),
+    ("buld buid bld bulld", BUILD, None),
     ("waive waives", WAIVE, None),
+    ("waiv wave", WAIVE, None),
     ("priority priorities preference preferences prefer prefers", PRIORITY, None),
     ("and or then", SEP, None),
     ("the in at", "filler", None),
@@ -72,35 +90,11 @@ for _words, _kind, _value in (
         EN_WORDS[_w] = (_kind, _value)
 
 # Chinese order words, in simplified characters (input is folded to simplified
-# first, so traditional forms need no entry). Matched longest-first.
+# first): judge.notation.zh_words, each row with its region and source.
 ZH_WORDS: dict[str, tuple[str, object]] = {}
-for _words, _kind, _value in (
-    ("陆军 军 步兵", UNIT, "A"),
-    ("舰队 海军 舰", UNIT, "F"),
-    ("移动到 移动至 移动 移到 移至 移往 移入 移进 进攻 攻击 攻打 攻入 进入到 进入 进军 进驻 前往 开往 开到 "
-     "转移到 入 到 至 往 攻 进", MOVE, None),
-    ("防守 防御 驻守 守卫 坚守 固守 留守 原地防守 原地不动 不动 待命 停留 驻扎 守", HOLD, None),
-    ("支援 支持 协助 援助", SUPPORT, None),
-    ("运输 运送 护送 护航 输送 载运 送 运", CONVOY, None),
-    ("经 经过 经由 途经 通过", VIA, None),
-    ("海运 经海运 经运输 经由运输 由运输 通过运输 被运输 海路 经海路 经护航 经由护航 由护航 通过护航 被护航",
-     VIA_CONVOY, None),
-    ("撤退到 撤退至 撤退 撤到 撤至 撤往 撤入 退到 退至 退往 退入 撤", RETREAT, None),
-    ("解散 遣散 移除 撤除 拆除 裁撤 删除 解编", DISBAND, None),
-    ("建造 生产 建立 新建 组建 增建 招募 建 造", BUILD, None),
-    ("放弃建造 放弃生产 放弃 弃权 不建造 不生产 不建", WAIVE, None),
-    ("优先 顺序 优先顺序", PRIORITY, None),
-    ("和 与 及 以及 跟 同 并 或 或者 然后 其次", SEP, None),
-    ("的 在 位于 于 之 提供 将 把 请 上", "filler", None),
-):
-    for _w in _words.split():
-        ZH_WORDS[_w] = (_kind, _value)
-
-# Traditional -> simplified for the characters of order words and of name
-# variants the names file does not pair (the file's pairs are added per map).
-_T2S = dict(zip(
-    "陸軍艦隊動進擊衛禦運輸產經優與棄權護駐堅離過個從將於請順續選擇並來團戰區窩澤開茲圖義獅師條門邊島歐傳內為組協轉駐載軍餘刪幹後裡裏處撥準備編",
-    "陆军舰队动进击卫御运输产经优与弃权护驻坚离过个从将于请顺续选择并来团战区窝泽开兹图义狮师条门边岛欧传内为组协转驻载军余删干后里里处拨准备编"))
+for _words, _kind, _value, _region, _source in zh_words.ROWS:
+    for _hans, _hant in zh_words.pairs(_words):
+        ZH_WORDS[_hans] = (_kind, _value)
 
 # ---- normalisation ---------------------------------------------------------------
 _CHAR_MAP = {
@@ -115,6 +109,8 @@ _CHAR_MAP = {
     "「": "", "」": "", "『": "", "』": "", "《": "", "》": "", "【": "(", "】": ")",
     "[": "(", "]": ")", "{": "(", "}": ")", "〔": "(", "〕": ")", "…": "...", "‥": "..",
     "\u3000": " ", "\u00a0": " ", "\t": " ",
+    # wave dash and tildes: "～" is a move sign (巴黎陆军～勃艮第)
+    "\u301c": "~", "\u223c": "~", "\uff5e": "~", "\u2053": "~",
 }
 _TRANS = str.maketrans(_CHAR_MAP)
 
@@ -146,12 +142,21 @@ def normalise_line(line: str) -> str:
 # ---- tokens ----------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Token:
-    """One word of an order. ``text`` is the normalised text it came from."""
+    """One word of an order. ``text`` is the normalised text it came from, with
+    Chinese folded to simplified characters (what lookups use); ``typed`` the
+    same text as the player wrote it, traditional characters kept (what
+    messages quote)."""
 
     kind: str
     value: object
     text: str
     paren: bool = False   # read inside round brackets (a gloss like 荷蘭（Holland）)
+    typed: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The word as the player typed it (normalised)."""
+        return self.typed or self.text
 
 
 _JOIN_SEP = re.compile(r"(?:[.'_]|(?<! )-(?! )| )*")
@@ -179,8 +184,7 @@ class Lexicon:
 
     def __init__(self, names: NameIndex):
         self.names = names
-        self.fold_table = dict(_T2S)
-        self.fold_table.update(names.zh_fold)
+        self.fold_table = names.zh_fold
         self.latin: dict[str, tuple[str, object]] = {}
         self.cjk: dict[str, tuple[str, object]] = {}
         self.latin_coasts: dict[str, str] = {}
@@ -198,6 +202,9 @@ class Lexicon:
             if word in self.cjk and self.cjk[word][0] in (LOC, AMBIGUOUS):
                 raise MapError("names.json", "provinces", f"{word!r} is an order word, not usable as a name")
             self.cjk[word] = entry
+        for _words, kind, value, _region, _source in zh_words.ROWS:   # the traditional forms, folded
+            for _hans, hant in zh_words.pairs(_words):
+                self.cjk.setdefault(self.fold(hant), (kind, value))
         for key, coast in self.cjk_coasts.items():
             if len(key) > 1 and key not in self.cjk:   # one-character coasts only in brackets
                 self.cjk[key] = (COAST, coast)
@@ -223,7 +230,9 @@ class Lexicon:
     # ---- tokenizer -----------------------------------------------------------
     def tokens(self, line: str) -> list[Token]:
         """The tokens of one line (already :func:`normalise_line`-d or not)."""
-        s = _CJK_SPACE.sub("", self.fold(normalise_line(line)))
+        raw = _CJK_SPACE.sub("", normalise_line(line))
+        s = self.fold(raw)              # one character for one: positions in s are positions in raw
+        typed = raw if raw != s else None
         out: list[Token] = []
         i, n = 0, len(s)
         depth = 0
@@ -232,7 +241,7 @@ class Lexicon:
             if ch.isspace():
                 i += 1
             elif ch in "(/":
-                j = self._coast_after(s, i, out)
+                j = self._coast_after(s, i, out, typed)
                 if j is not None:
                     i = j
                 else:
@@ -242,14 +251,14 @@ class Lexicon:
                 depth = max(0, depth - 1)
                 i += 1
             elif is_cjk(ch):
-                i = self._cjk(s, i, out, depth > 0)
+                i = self._cjk(s, i, out, depth > 0, typed)
             elif ch.isalnum():
                 i = self._latin(s, i, out, depth > 0)
             else:
                 i = self._punct(s, i, out, depth > 0)
-        return _drop_glosses(out)
+        return _drop_glosses(out, raw if raw != s else None)
 
-    def _coast_after(self, s: str, i: int, out: list[Token]) -> int | None:
+    def _coast_after(self, s: str, i: int, out: list[Token], typed: str | None) -> int | None:
         """``/nc``, ``/north coast``, ``(nc)``, ``(north)``, ``（北岸）`` right after a
         province (or after a unit word that follows one): append a COAST token (or
         BAD_COAST for ``/xx``) and return the index after it; None when this is
@@ -266,7 +275,7 @@ class Lexicon:
             coast = self._coast_word(s[j:k])
             if coast is None:
                 return None
-            out.append(Token(COAST, coast, s[j:k].strip()))
+            out.append(Token(COAST, coast, s[j:k].strip(), typed=typed[j:k].strip() if typed else ""))
             return k + 1
         # "/": the longest of one or two words that is a coast word
         e1 = _word_end(s, j)
@@ -290,19 +299,33 @@ class Lexicon:
             return None
         return self.latin_coasts.get(key) or self.cjk_coasts.get(key)
 
-    def _cjk(self, s: str, i: int, out: list[Token], paren: bool) -> int:
+    def _cjk(self, s: str, i: int, out: list[Token], paren: bool, typed: str | None) -> int:
         for L in range(min(self.cjk_max, len(s) - i), 0, -1):
             entry = self.cjk.get(s[i:i + L])
-            if entry:
-                self._emit(out, entry, s[i:i + L], paren)
+            if entry and (L > 1 or not self._inside_word(s, i, entry)):
+                self._emit(out, entry, s[i:i + L], paren, typed[i:i + L] if typed else "")
                 return i + L
         # not understood: gather until something known starts
         j = i + 1
-        while j < len(s) and is_cjk(s[j]) and not any(
-                s[j:j + L] in self.cjk for L in range(1, min(self.cjk_max, len(s) - j) + 1)):
+        while j < len(s) and is_cjk(s[j]) and not self._known_at(s, j):
             j += 1
-        self._unknown(out, s[i:j], paren)
+        self._unknown(out, s[i:j], paren, typed[i:j] if typed else "")
         return j
+
+    def _known_at(self, s: str, j: int, loose: bool = True) -> bool:
+        """Whether a known word starts at ``j`` (with ``loose``: not a one-character
+        power or number inside an unknown word)."""
+        for L in range(1, min(self.cjk_max, len(s) - j) + 1):
+            entry = self.cjk.get(s[j:j + L])
+            if entry and (L > 1 or not loose or not self._inside_word(s, j, entry)):
+                return True
+        return False
+
+    def _inside_word(self, s: str, i: int, entry: tuple) -> bool:
+        """A one-character power or number followed by Chinese that is no known word
+        is part of an unknown word: 英吉列海峡 (a misspelt English Channel), 三角洲."""
+        return entry[0] in (POWER, NUMBER) and i + 1 < len(s) and is_cjk(s[i + 1]) and \
+            not self._known_at(s, i + 1, loose=False)
 
     def _latin(self, s: str, i: int, out: list[Token], paren: bool) -> int:
         # words from i, joined only by " . ' _" or an unspaced "-"
@@ -349,7 +372,7 @@ class Lexicon:
 
     def _punct(self, s: str, i: int, out: list[Token], paren: bool) -> int:
         ch = s[i]
-        if ch in "-→":
+        if ch in "-→~":                 # "~": 巴黎陆军～勃艮第
             out.append(Token(MOVE, None, ch, paren))
         elif ch == ",":
             out.append(Token(COMMA, None, ch, paren))
@@ -359,24 +382,24 @@ class Lexicon:
             out.append(Token(COLON, None, ch, paren))
         elif ch in "、&+":
             out.append(Token(SEP, None, ch, paren))
-        elif ch in "*'`~=<>|\\#•·・◦‣":
+        elif ch in "*'`=<>|\\#•·・◦‣":
             pass
         else:
             self._unknown(out, ch, paren)
         return i + 1
 
-    def _emit(self, out: list[Token], entry: tuple, text: str, paren: bool) -> None:
+    def _emit(self, out: list[Token], entry: tuple, text: str, paren: bool, typed: str = "") -> None:
         kind, value = entry
         if kind != "filler":
-            out.append(Token(kind, value, text, paren))
+            out.append(Token(kind, value, text, paren, typed))
 
     @staticmethod
-    def _unknown(out: list[Token], text: str, paren: bool) -> None:
+    def _unknown(out: list[Token], text: str, paren: bool, typed: str = "") -> None:
         if out and out[-1].kind == UNKNOWN and out[-1].paren == paren and \
                 not any(is_cjk(c) for c in text + out[-1].text):
             out[-1] = Token(UNKNOWN, None, f"{out[-1].text} {text}", paren)
         else:
-            out.append(Token(UNKNOWN, None, text, paren))
+            out.append(Token(UNKNOWN, None, text, paren, typed))
 
 
 def _last_loc(out: list[Token], through_unit: bool = False) -> str | None:
@@ -390,8 +413,10 @@ def _last_loc(out: list[Token], through_unit: bool = False) -> str | None:
     return None
 
 
-def _drop_glosses(tokens: list[Token]) -> list[Token]:
-    """Drop a bracketed repeat of the province just named (荷蘭（Holland）)."""
+def _drop_glosses(tokens: list[Token], raw: str | None) -> list[Token]:
+    """Drop a bracketed repeat of the province just named (荷蘭（Holland）); with
+    ``raw`` (the line before folding, when it differs), give every token the
+    text as typed."""
     out: list[Token] = []
     for t in tokens:
         if t.paren and t.kind == LOC and out and out[-1].kind == LOC and out[-1].value == t.value:

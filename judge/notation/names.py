@@ -1,11 +1,14 @@
 """Names of provinces, coasts and powers as players write them.
 
-Built from a map's ``names.json`` (format in ``maps/README.md``): English names,
-codes and aliases, Chinese names (simplified, traditional and variants). Lookups
-are case-, width- and punctuation-insensitive (:func:`judge.rules.map.normalise_name`)
+Built from a map's ``names.json`` and, beside it, ``name_variants.json`` (format
+in ``maps/README.md``; :func:`judge.maps.load_names` reads both): English names,
+codes and aliases, Chinese names (simplified, traditional) and every Chinese
+variant players write, each with its script, region and source. Lookups are
+case-, width- and punctuation-insensitive (:func:`judge.rules.map.normalise_name`)
 and script-insensitive for Chinese: traditional characters are folded to
-simplified ones with a table derived from the paired ``zh_hans``/``zh_hant``
-names (:meth:`NameIndex.fold`), so 聖彼得堡, 圣彼得堡 and a mixed 聖彼得堡 are one name.
+simplified ones (:meth:`NameIndex.fold`) with a table derived from the paired
+``zh_hans``/``zh_hant`` names and the paired order words of
+:mod:`judge.notation.zh_words`, so 聖彼得堡, 圣彼得堡 and a mixed 聖彼得堡 are one name.
 """
 
 from __future__ import annotations
@@ -14,12 +17,16 @@ import difflib
 import re
 
 from ..rules.map import Map, MapError, normalise_name
+from . import zh_words
 
 _COAST_SUFFIX = re.compile(
     r"^(?P<prov>.+?)\s*(?:/|\(|\s)\s*(?P<coast>[a-z. ]+?)\s*\)?\s*$", re.IGNORECASE)
 
 LANGS = ("en", "zh-hans", "zh-hant")
 """Languages of replies: English, simplified and traditional Chinese."""
+
+SCRIPTS = ("hans", "hant", "both")
+"""Scripts of a name variant: simplified, traditional, or the same in both."""
 
 
 def is_cjk(ch: str) -> bool:
@@ -37,13 +44,34 @@ def lang_key(lang: str) -> str:
     return "en"
 
 
+VARIANTS_FILE = "name_variants.json"
+
+
+def check_variant(v, sources: dict, file: str, where: str) -> None:
+    """A variant entry is ``{"name": str, "script": one of SCRIPTS, "region":
+    one of zh_words.REGIONS (or a list of them), "source": keys of the file's
+    ``sources``, space-separated, a section after "§"}``; raises MapError."""
+    if not isinstance(v, dict) or not isinstance(v.get("name"), str) or not v["name"].strip():
+        raise MapError(file, where, "needs a name")
+    if v.get("script") not in SCRIPTS:
+        raise MapError(file, where, f"script must be one of {', '.join(SCRIPTS)}")
+    regions = v.get("region")
+    if not all(r in zh_words.REGIONS for r in (regions if isinstance(regions, list) else [regions])):
+        raise MapError(file, where, f"region must be one of {', '.join(zh_words.REGIONS)}")
+    keys = [k for k in str(v.get("source", "")).split() if not k.startswith("§")]
+    if not keys or any(k not in sources for k in keys):
+        raise MapError(file, where, "source must name keys of the file's sources")
+
+
 class NameIndex:
     """Name lookups for one map.
 
     ``provinces``: normalised name -> province code; ``coasts``: normalised coast
     word -> coast code (``"north"`` -> ``"nc"``); ``powers``: normalised -> power;
     ``ambiguous``: normalised name -> the province codes it could mean (``"liv"``
-    -> ``("lvn", "lvp")``, from the file's ``ambiguous`` section); ``abbr``: code
+    -> ``("lvn", "lvp")``, ``"地中海"`` -> ``("eas", "wes")``, from the ``ambiguous``
+    sections); ``variants``: the parsed ``name_variants.json`` (``{}`` if none:
+    every Chinese variant with script, region and source); ``abbr``: code
     -> the abbreviation used in canonical English (``"StP"``; default the code
     capitalised). Chinese keys are stored folded to simplified characters.
     Raises :class:`MapError` if two provinces share a name after normalisation.
@@ -62,6 +90,7 @@ class NameIndex:
         self.coast_names: dict[str, dict] = names.get("coasts", {})
         self.zh_fold: dict[str, str] = {}
         self._keys: tuple[list[str], list[str]] | None = None   # (Latin, Chinese) names for suggest
+        self.variants: dict = names.get("variants", {})
         provs = names.get("provinces", {})
         for code in game_map.provinces:
             if code not in provs:
@@ -89,28 +118,53 @@ class NameIndex:
             for w in [power, entry.get("en", "")] + list(entry.get("aliases", ())) + \
                      [entry.get("zh_hans", ""), entry.get("zh_hant", "")] + list(entry.get("zh_aliases", ())):
                 self._add(self.powers, w, power, source, f"powers.{power}")
-        for word, codes in names.get("ambiguous", {}).items():
-            key = normalise_name(word)
-            where = f"ambiguous.{word}"
+        self._add_variants(VARIANTS_FILE)
+        ambiguous = [(word, codes, source, f"ambiguous.{word}") for word, codes in names.get("ambiguous", {}).items()]
+        ambiguous += [(v.get("name"), v.get("codes"), VARIANTS_FILE, f"ambiguous[{i}]")
+                      for i, v in enumerate(self.variants.get("ambiguous", ()))]
+        for word, codes, src, where in ambiguous:
+            key = self._key(word or "")
             if not isinstance(codes, list) or len(codes) < 2 or any(c not in game_map.provinces for c in codes):
-                raise MapError(source, where, "must list two or more province codes of the map")
+                raise MapError(src, where, "must list two or more province codes of the map")
             if key in self.provinces:
-                raise MapError(source, where, f"is also a name of {self.provinces[key]!r}")
+                raise MapError(src, where, f"is also a name of {self.provinces[key]!r}")
             self.ambiguous[key] = tuple(codes)
 
+    def _add_variants(self, source: str) -> None:
+        """The Chinese variants of ``name_variants.json``: each ``{"name", "script",
+        "region", "source"}`` (checked) goes to the table of its section."""
+        known = self.variants.get("sources", {})
+        tables = {"provinces": (self.provinces, self.map.provinces), "powers": (self.powers, self.map.powers),
+                  "coasts": (self.coasts, self.coast_names)}
+        for section, (table, allowed) in tables.items():
+            for key, entries in self.variants.get(section, {}).items():
+                if key not in allowed:
+                    raise MapError(source, f"{section}.{key}", "not in the map (or, a coast, not in names.json)")
+                for i, v in enumerate(entries):
+                    where = f"{section}.{key}[{i}]"
+                    check_variant(v, known, source, where)
+                    self._add(table, v["name"], key, source, where)
+        for i, v in enumerate(self.variants.get("ambiguous", ())):
+            check_variant(v, known, source, f"ambiguous[{i}]")
+
     def _derive_fold(self, names: dict) -> None:
-        """Traditional -> simplified characters from the paired names of the file;
-        a character seen with two different counterparts is left alone."""
+        """Traditional -> simplified characters: from the paired names of the file
+        and the paired order words (:mod:`.zh_words`) over a base table; a
+        character seen with two different counterparts, or itself the simplified
+        side of a pair, is left alone. Single characters only (folding keeps
+        every character's position)."""
         pairs: dict[str, set[str]] = {}
-        for section in ("powers", "provinces", "coasts"):
-            for entry in names.get(section, {}).values():
-                hans, hant = entry.get("zh_hans", ""), entry.get("zh_hant", "")
-                if len(hans) == len(hant):
-                    for s, t in zip(hans, hant):
-                        if s != t:
-                            pairs.setdefault(t, set()).add(s)
+        words = [p for row in zh_words.ROWS for p in zh_words.pairs(row[0])]
+        names_pairs = [(e.get("zh_hans", ""), e.get("zh_hant", ""))
+                       for section in ("powers", "provinces", "coasts") for e in names.get(section, {}).values()]
+        for hans, hant in words + names_pairs:
+            if len(hans) == len(hant):
+                for s, t in zip(hans, hant):
+                    if s != t:
+                        pairs.setdefault(t, set()).add(s)
         simplified = {s for ss in pairs.values() for s in ss}
-        self.zh_fold = {t: next(iter(ss)) for t, ss in pairs.items() if len(ss) == 1 and t not in simplified}
+        self.zh_fold = dict(zh_words.T2S)
+        self.zh_fold.update({t: next(iter(ss)) for t, ss in pairs.items() if len(ss) == 1 and t not in simplified})
 
     def fold(self, text: str) -> str:
         """``text`` with traditional characters replaced by simplified ones."""

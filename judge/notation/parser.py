@@ -18,6 +18,14 @@ A line may name the power whose orders follow (``France: A Par - Bur``,
 Invisible characters (a byte-order mark, zero-width spaces: :func:`clean_line`)
 are ignored. Whether an order read is legal on the board is
 :func:`judge.notation.legal.check_legal`'s business, not the parser's.
+
+Chatter: a line of Chinese talk around the orders (``各位好``, ``本回合指令如下：``,
+``以下是法国的指令``) is passed over: ``ParsedLine.kind == "chatter"``, no order,
+no error, and one note ``chatter`` quoting it. A line is chatter when it starts
+with words that are not order words, names no province (nor a word like one:
+those get the error with "did you mean") and no unit (陆军, 部队; a one-character
+军 may be talk: 我军进攻！), holds no English order word and no waive; a line that
+looks like an order and fails is an error as always.
 """
 
 from __future__ import annotations
@@ -27,14 +35,17 @@ from dataclasses import dataclass
 from ..rules.map import Map
 from ..rules.orders import Order, StandingOrder
 from ..rules.position import Position
-from .diagnostics import Diagnostic
+from . import lexicon as lx
+from .diagnostics import Diagnostic, diagnostic
 from .grammar import Fail, statements
-from .lexicon import COMMA, COLON, END, MOVE, SEP, clean_line, lexicon
-from .names import NameIndex
+from .lexicon import COMMA, COLON, END, MOVE, SEP, Token, clean_line, lexicon
+from .names import NameIndex, is_cjk
 from .resolve import resolve
 
 
 _PUNCTUATION = (MOVE, COMMA, COLON, END, SEP)
+# tokens that make a line an order (or a failed one), never talk
+_ORDER_ONLY = (lx.LOC, lx.AMBIGUOUS, lx.COAST, lx.BAD_COAST, lx.WAIVE, lx.PRIORITY)
 
 
 @dataclass(frozen=True)
@@ -73,6 +84,16 @@ class ParsedLine:
     def ok(self) -> bool:
         return self.error is None
 
+    @property
+    def kind(self) -> str:
+        """``"orders"`` (read), ``"error"``, ``"chatter"`` (talk, passed over:
+        show its one note) or ``"empty"`` (only punctuation, or a power name)."""
+        if self.error is not None:
+            return "error"
+        if self.orders:
+            return "orders"
+        return "chatter" if any(n.code == "chatter" for n in self.notes) else "empty"
+
 
 def parse_line(line: str, ctx: ParseContext) -> ParsedLine:
     """Read one line. Never raises for bad input: errors come back as
@@ -81,12 +102,40 @@ def parse_line(line: str, ctx: ParseContext) -> ParsedLine:
     tokens = lexicon(ctx.names).tokens(line)
     if all(t.kind in _PUNCTUATION for t in tokens):      # "--", "。": no order
         return ParsedLine(line, None, None, ())
+    if is_chatter(tokens, ctx.names):
+        return ParsedLine(line, None, None, (), (diagnostic("chatter", ctx.names, text=clean_line(line).strip()),))
     notes: list[Diagnostic] = []
     try:
         orders = tuple(resolve(d, ctx, notes) for d in statements(tokens, ctx.names, ctx.power))
     except Fail as f:
         return ParsedLine(line, None, f.diagnostic, ())
     return ParsedLine(line, orders[0] if orders else None, None, orders, tuple(notes))
+
+
+def is_chatter(tokens: list[Token], names: NameIndex) -> bool:
+    """True for the tokens of a line of Chinese talk (see the module doc)."""
+    if not any(t.kind == lx.UNKNOWN and any(is_cjk(c) for c in t.text) for t in tokens):
+        return False
+    first = next((t for t in tokens if t.kind not in (*_PUNCTUATION, lx.NUMBER, lx.POWER)), None)
+    if first is None or first.kind != lx.UNKNOWN:
+        return False
+    for t in tokens:
+        if t.kind in _ORDER_ONLY or (t.kind == lx.UNIT and len(t.text) > 1):   # 三角洲陆军防守: an order
+            return False
+        if t.kind == lx.UNKNOWN:
+            if names.suggest_codes(t.text):
+                return False
+        elif t.kind != lx.POWER and t.text.isascii() and t.text.isalpha():
+            return False                                 # an English order word
+    return True
+
+
+def chatter_note(line: str, names: NameIndex) -> Diagnostic | None:
+    """The ``chatter`` note for a line of talk (see the module doc), else None;
+    for lines read outside a game's orders (before SIGNON)."""
+    if is_chatter(lexicon(names).tokens(line), names):
+        return diagnostic("chatter", names, text=clean_line(line).strip())
+    return None
 
 
 def parse_orders(text: str, ctx: ParseContext) -> list[ParsedLine]:

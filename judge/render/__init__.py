@@ -3,6 +3,6 @@ the map's own geometry file (:func:`load_geometry`, ``maps/<name>/geometry.json`
 Standard library only."""
 
 from .geometry import Geometry, load_geometry
-from .svg import phase_title, render_svg
+from .svg import render_svg
 
-__all__ = ["Geometry", "load_geometry", "phase_title", "render_svg"]
+__all__ = ["Geometry", "load_geometry", "render_svg"]

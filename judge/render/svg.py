@@ -21,7 +21,6 @@ from ..notation.names import NameIndex, is_cjk, lang_key
 from ..rules.map import Map, province_of
 from ..rules.orders import (FAILS, ILLEGAL, NO_ORDER, SUCCEEDS, VOID, Build, Convoy, Disband, Hold, Move,
                             Result, Retreat, Support)
-from ..rules.phase import Phase
 from ..rules.position import Position
 from .geometry import Geometry, Point, load_geometry
 from .shapes import FAIL_RED, INK, UNIT_R, arrow, cross, octagon, toward, unit_shape
@@ -44,27 +43,16 @@ FONTS = {
 }
 """Font lists: nothing is shipped; browsers pick the first installed CJK font."""
 
-WORDS = {
-    # key: (English, simplified, traditional)
-    "army": ("army", "陆军", "陸軍"),
-    "fleet": ("fleet", "舰队", "艦隊"),
-    "dislodged": ("dislodged", "被击退", "被擊退"),
-    "move": ("move", "移动", "移動"),
-    "support": ("support", "支援", "支援"),
-    "convoy": ("convoy", "运输", "運輸"),
-    "failed": ("failed", "失败", "失敗"),
-    "hold": ("hold", "防守", "防守"),
-    "build": ("build", "建造", "建造"),
-    "sc": ("supply centre", "资源点", "資源點"),
-    "S": ("Spring", "春季", "春季"), "F": ("Fall", "秋季", "秋季"), "W": ("Winter", "冬季", "冬季"),
-    "M": ("Movement", "行动阶段", "行動階段"), "R": ("Retreat", "撤退阶段", "撤退階段"),
-    "A": ("Adjustment", "调整阶段", "調整階段"),
-    "count": ("{sc} supply centres, {units} units", "{sc}个资源点，{units}个单位", "{sc}個資源點，{units}個單位"),
-}
+ENGLISH = {"army": "army", "fleet": "fleet", "dislodged": "dislodged", "move": "move", "support": "support",
+           "convoy": "convoy", "failed": "failed", "hold": "hold", "build": "build", "sc": "supply centre",
+           "count": "{sc} supply centres, {units} units"}
+"""The picture's legend words, English; the text layer gives them in the
+reader's language (``judge.text.reports.map_words``, with ``title``)."""
 
 
 def render_svg(game_map: Map, names: NameIndex, position: Position, results=None,
-               lang: str = "en", width: int = 800, geometry: Geometry | None = None) -> str:
+               lang: str = "en", width: int = 800, geometry: Geometry | None = None,
+               words: dict[str, str] | None = None) -> str:
     """The picture of ``position`` (and of ``results``, the outcomes of the orders
     given in it) as an SVG document (``str``), ``width`` pixels wide.
 
@@ -73,24 +61,16 @@ def render_svg(game_map: Map, names: NameIndex, position: Position, results=None
     failed ones (outcome FAILS, ILLEGAL or VOID) dashed and crossed in red; an
     outcome of ``None`` draws an order not yet adjudicated. ``lang``: ``"en"``
     labels provinces by abbreviation (``Par``), ``"zh-hans"``/``"zh-hant"`` by
-    Chinese name. ``geometry`` defaults to the map's ``geometry.json``. Raises
-    :class:`~judge.rules.map.MapError` if that file is missing or faulty."""
+    Chinese name. ``geometry`` defaults to the map's ``geometry.json``.
+    ``words``: the legend's words (keys of :data:`ENGLISH`) and the
+    picture's ``title``, in ``lang`` (default: English, the phase code as
+    title). Raises :class:`~judge.rules.map.MapError` if the geometry file is
+    missing or faulty."""
     geo = geometry or load_geometry(game_map)
     lang = lang_key(lang)
-    d = _Drawing(game_map, names, position, list(results or ()), lang, geo)
+    d = _Drawing(game_map, names, position, list(results or ()), lang, geo,
+                 {"title": position.phase, **ENGLISH, **(words or {})})
     return d.svg(width)
-
-
-def phase_title(phase: str, lang: str) -> str:
-    """``"Spring 1901 Movement"`` / ``"1901年春季行动阶段"``."""
-    p = Phase.parse(phase)
-    if lang == "en":
-        return p.long_name
-    return f"{p.year}年{_word(p.season, lang)}{_word(p.kind, lang)}"
-
-
-def _word(key: str, lang: str) -> str:
-    return WORDS[key][("en", "zh-hans", "zh-hant").index(lang)]
 
 
 def _ring_path(rings) -> str:
@@ -100,10 +80,6 @@ def _ring_path(rings) -> str:
 def _text_width(text: str, size: float) -> float:
     """Rough width of ``text`` in picture units (CJK glyphs are square)."""
     return sum(size if is_cjk(ch) else size * 0.62 for ch in text)
-
-
-def _count_text(sc: int, units: int, lang: str) -> str:
-    return _word("count", lang).format(sc=sc, units=units)
 
 
 def _ring(c: Point, r: float, colour: str, width: float, dash: str) -> str:
@@ -117,9 +93,10 @@ def _slug(power: str) -> str:
 
 class _Drawing:
     def __init__(self, game_map: Map, names: NameIndex, position: Position, results: list[Result],
-                 lang: str, geo: Geometry):
+                 lang: str, geo: Geometry, words: dict[str, str]):
         self.map, self.names, self.pos, self.results, self.lang, self.geo = \
             game_map, names, position, results, lang, geo
+        self.words = words
         self.id = f"map-{position.phase}-{lang}"   # prefix of the ids of clip paths and patterns
 
     # ---- whole picture -----------------------------------------------------------
@@ -130,7 +107,7 @@ class _Drawing:
             f'<svg xmlns="http://www.w3.org/2000/svg" class="diplomacy-map" width="{width}" '
             f'height="{_f(width * h / w)}" viewBox="0 0 {_f(w)} {_f(h)}" data-phase="{self.pos.phase}" '
             f'font-family={quoteattr(FONTS[self.lang])} lang="{self.lang}">',
-            f"<title>{escape(phase_title(self.pos.phase, self.lang))}</title>",
+            f"<title>{escape(self.words['title'])}</title>",
             self._defs(),
             f'<rect width="{_f(w)}" height="{_f(geo.height)}" fill="{SEA}"/>',
             self._provinces(),
@@ -352,7 +329,7 @@ class _Drawing:
 
     # ---- title and legend ------------------------------------------------------------
     def _title(self) -> str:
-        text = escape(phase_title(self.pos.phase, self.lang))
+        text = escape(self.words["title"])
         return (f'<g class="title"><rect x="6" y="6" width="{_f(_text_width(text, 15) + 16)}" '
                 f'height="26" rx="4" fill="#ffffff" fill-opacity="0.85" stroke="{COAST_LINE}" stroke-width="0.8"/>'
                 f'<text x="14" y="24" font-size="15" font-weight="bold" fill="{INK}">{text}</text></g>')
@@ -377,7 +354,7 @@ class _Drawing:
                        f'stroke="{geo.colours[power]}" stroke-width="2"/>'
                        f'<text x="{_f(x + 19)}" y="{_f(y0 + 16)}">{escape(name)} '
                        f'<tspan font-weight="bold">{counts.get(power, 0)}</tspan></text>'
-                       f'<title>{escape(_count_text(counts.get(power, 0), units.get(power, 0), lang))}</title></g>')
+                       f'<title>{escape(self.words["count"].format(sc=counts.get(power, 0), units=units.get(power, 0)))}</title></g>')
         y = y0 + 33
         key = []
         x = 10.0
@@ -387,21 +364,21 @@ class _Drawing:
             key.append(svg + f'<text x="{_f(x + width + 4)}" y="{_f(y + 3.5)}" fill="{INK}" stroke="none">{escape(label)}</text>')
             x += width + 14 + _text_width(label, 10)
 
-        put(f'<g transform="translate({_f(x + 7)},{_f(y)}) scale(0.85)">{unit_shape("A", GREY)}</g>', _word("army", lang), 14)
-        put(f'<g transform="translate({_f(x + 8)},{_f(y)}) scale(0.85)">{unit_shape("F", GREY)}</g>', _word("fleet", lang), 16)
+        put(f'<g transform="translate({_f(x + 7)},{_f(y)}) scale(0.85)">{unit_shape("A", GREY)}</g>', self.words["army"], 14)
+        put(f'<g transform="translate({_f(x + 8)},{_f(y)}) scale(0.85)">{unit_shape("F", GREY)}</g>', self.words["fleet"], 16)
         put(f'<circle cx="{_f(x + 7)}" cy="{_f(y)}" r="7" fill="none" stroke="{FAIL_RED}" stroke-width="1.5" '
-            f'stroke-dasharray="3 2"/>', _word("dislodged", lang), 14)
-        put(f'<circle cx="{_f(x + 4)}" cy="{_f(y)}" r="3.6" fill="#ffffff" stroke="{INK}"/>', _word("sc", lang), 8)
-        put(arrow([(x, y), (x + 30, y)], INK, 2.2, None, head=True, start_gap=0, end_gap=0)[0], _word("move", lang), 30)
+            f'stroke-dasharray="3 2"/>', self.words["dislodged"], 14)
+        put(f'<circle cx="{_f(x + 4)}" cy="{_f(y)}" r="3.6" fill="#ffffff" stroke="{INK}"/>', self.words["sc"], 8)
+        put(arrow([(x, y), (x + 30, y)], INK, 2.2, None, head=True, start_gap=0, end_gap=0)[0], self.words["move"], 30)
         put(arrow([(x, y), (x + 30, y)], INK, 1.5, "4 3", head=True, start_gap=0, end_gap=0, head_size=6)[0],
-            _word("support", lang), 30)
+            self.words["support"], 30)
         put(arrow([(x, y), (x + 30, y)], INK, 1.5, "0.1 3.5", head=False, start_gap=0, end_gap=0)[0],
-            _word("convoy", lang), 30)
+            self.words["convoy"], 30)
         put(arrow([(x, y), (x + 30, y)], INK, 2.2, "6 4", head=True, start_gap=0, end_gap=0)[0]
-            + cross((x + 15, y), 4, FAIL_RED, 2.2, halo=True), _word("failed", lang), 30)
-        put(octagon((x + 8, y), 7.5, INK), _word("hold", lang), 16)
+            + cross((x + 15, y), 4, FAIL_RED, 2.2, halo=True), self.words["failed"], 30)
+        put(octagon((x + 8, y), 7.5, INK), self.words["hold"], 16)
         put(f'<g opacity="0.55" transform="translate({_f(x + 8)},{_f(y)}) scale(0.85)">{unit_shape("A", GREY)}</g>'
-            + _ring((x + 8, y), 8.5, INK, 1.4, "2 2"), _word("build", lang), 16)
+            + _ring((x + 8, y), 8.5, INK, 1.4, "2 2"), self.words["build"], 16)
         out.append('<g class="legend-key" fill="none" stroke-linecap="round">'
                    + "".join(key) + "</g>")
         out.append("</g>")

@@ -92,7 +92,8 @@ class _Reader:
             try:
                 Phase.parse(name)
             except ValueError as e:
-                self.fail(str(e))
+                from ..text import english
+                self.fail(english(e))
         state = self.state(raw["state"])
         orders: dict[str, list[Order]] = {}
         for power, olist in (raw.get("orders") or {}).items():

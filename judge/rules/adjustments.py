@@ -16,13 +16,14 @@ from .options import DEFAULT_RULES, RuleOptions
 from .orders import CIVIL_DISORDER, FAILS, ILLEGAL, SUCCEEDS, Build, Disband, Order, Result, Waive
 from .phase import Phase
 from .position import Position, Unit
+from .reasons import Reason, wrong_phase
 
 
 @dataclass(frozen=True)
 class AdjustmentOutcome:
     """``position`` after the adjustments (phase set to the next Spring);
     ``results`` one per order given, then one ``Disband`` per civil-disorder removal
-    (reason ``"civil disorder"``)."""
+    (reason :data:`~.orders.CIVIL_DISORDER`)."""
 
     position: Position
     results: list[Result]
@@ -72,57 +73,57 @@ def adjudicate_adjustments(game_map: Map, position: Position,
 
 
 def _apply(gm: Map, position: Position, units: dict, power: str, order: Order,
-           due: int, used: dict) -> tuple[str, str | None]:
+           due: int, used: dict) -> tuple[str, Reason | None]:
     if isinstance(order, (Build, Waive)):
         if due <= 0:
-            return ILLEGAL, f"{power} has no builds"
+            return ILLEGAL, Reason("no_builds", power=power)
         if used[power] >= due:
-            return ILLEGAL, f"all {due} build(s) already ordered"
+            return ILLEGAL, Reason("builds_used_up", count=due)
         if isinstance(order, Waive):
             used[power] += 1
             return SUCCEEDS, None
         prov = province_of(order.location)
         p = gm.provinces.get(prov)
         if p is None:
-            return ILLEGAL, f"unknown province {order.location!r}"
+            return ILLEGAL, Reason("unknown_location", location=order.location)
         if prov not in gm.home_centres.get(power, ()):
-            return ILLEGAL, f"{prov} is not a home centre of {power}"
+            return ILLEGAL, Reason("not_home_centre", province=prov, power=power)
         if position.sc_owners.get(prov) != power:
-            return ILLEGAL, f"{power} does not own {prov}"
+            return ILLEGAL, Reason("not_owned", province=prov, power=power)
         if prov in units:
-            return ILLEGAL, f"{prov} is occupied"
+            return ILLEGAL, Reason("occupied", province=prov)
         utype = order.unit_type
         if utype not in ("A", "F"):
-            return ILLEGAL, "say army or fleet"
+            return ILLEGAL, Reason("unit_type_needed", province=prov)
         loc = prov
         if utype == "F":
             if p.kind != "coastal":
-                return ILLEGAL, f"a fleet cannot be built in {prov}"
+                return ILLEGAL, Reason("impossible_unit", unit_type="F", province=prov)
             if p.coasts:
                 coasts = gm.coasts_of(prov)
                 if order.location not in coasts:
-                    return FAILS, f"say which coast of {prov}: {', '.join(coasts)}"
+                    return FAILS, Reason("coast_needed", province=prov, coasts=coasts)
                 loc = order.location
         units[prov] = Unit(power, utype, loc)
         used[power] += 1
         return SUCCEEDS, None
     if isinstance(order, Disband):
         if due >= 0:
-            return ILLEGAL, f"{power} need not remove a unit"
+            return ILLEGAL, Reason("no_removals", power=power)
         if used[power] >= -due:
-            return ILLEGAL, f"all {-due} removal(s) already ordered"
+            return ILLEGAL, Reason("removals_used_up", count=-due)
         prov = province_of(order.location)
         u = units.get(prov)
         if u is None or prov not in position.units:
-            return ILLEGAL, f"there is no unit in {prov}"
+            return ILLEGAL, Reason("no_unit", province=prov)
         if u.power != power:
-            return ILLEGAL, f"the unit in {prov} belongs to {u.power}"
+            return ILLEGAL, Reason("not_your_unit", province=prov, power=u.power)
         if order.unit_type and order.unit_type != u.type:
-            return ILLEGAL, f"the unit in {prov} is {'an army' if u.type == 'A' else 'a fleet'}"
+            return ILLEGAL, Reason("wrong_unit_type", province=prov, written=order.unit_type, actual=u.type)
         del units[prov]
         used[power] += 1
         return SUCCEEDS, None
-    return ILLEGAL, "not an adjustment-phase order"
+    return ILLEGAL, wrong_phase(order, "A")
 
 
 def civil_disorder_removals(gm: Map, sc_owners: dict[str, str], units: list[Unit],

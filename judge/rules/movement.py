@@ -33,6 +33,7 @@ from .orders import (
     Convoy, Hold, Move, Order, Result, Support,
 )
 from .position import DislodgedUnit, Position, Unit
+from .reasons import REPLACED, Reason, unit_code, wrong_phase
 
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 _MOVEMENT_ORDERS = (Hold, Move, Support, Convoy)
@@ -148,7 +149,7 @@ class _Refused:
 
     __slots__ = ("power", "order", "outcome", "reason")
 
-    def __init__(self, power: str, order, outcome: str, reason: str):
+    def __init__(self, power: str, order, outcome: str, reason: Reason):
         self.power, self.order, self.outcome, self.reason = power, order, outcome, reason
 
 
@@ -204,13 +205,13 @@ class _Movement:
             for order in olist:
                 kind = type(order)
                 if kind not in _MOVEMENT_ORDERS:
-                    results.append(_Refused(power, order, ILLEGAL, "not a movement-phase order"))
+                    results.append(_Refused(power, order, ILLEGAL, wrong_phase(order, "M")))
                     continue
                 loc = order.location
                 prov = lp.get(loc) or province_of(loc)
                 unit = units.get(prov)
                 if unit is None or unit.power != power or (order.unit_type and order.unit_type != unit.type):
-                    results.append(_Refused(power, order, ILLEGAL, _refusal(power, prov, unit)))
+                    results.append(_Refused(power, order, ILLEGAL, _refusal(power, prov, unit, order.unit_type)))
                     continue
                 if prov in recs:
                     self._replace(recs[prov], unit, order)
@@ -245,13 +246,13 @@ class _Movement:
         results = self.results
         outcome, reason = rec.outcome, rec.reason
         if outcome == SUCCEEDS:
-            outcome, reason = VOID, "replaced by a later order for the same unit"
+            outcome, reason = VOID, REPLACED
         results[results.index(rec)] = _Refused(rec.power, rec.order, outcome, reason)
         rec.__init__(rec.power, unit, rec.prov, order)
         results.append(rec)
         self.replaced = True
 
-    def _set_illegal(self, rec: _Rec, why: str) -> None:
+    def _set_illegal(self, rec: _Rec, why: Reason) -> None:
         """The order is ILLEGAL: the unit holds (DATC 4.E.1)."""
         rec.outcome, rec.reason, rec.kind = ILLEGAL, why, "H"
 
@@ -273,9 +274,14 @@ class _Movement:
             adjacent = rec.dest in self.map.army_adj.get(rec.prov, ())
             if not adjacent and not self._sea_linked(rec.prov, rec.dest):
                 if not self.geo.route_exists(rec.prov, rec.dest):
-                    return self._set_illegal(rec, f"{u} cannot reach {rec.dest}")
+                    return self._set_illegal(rec, Reason("cannot_reach", unit=_code(u), destination=rec.dest))
                 # no fleets stand where a convoy could go: illegal (DATC 6.D.32)
-                return self._set_illegal(rec, f"no fleets to convoy {rec.prov} to {rec.dest}")
+                return self._set_illegal(rec, Reason("no_convoy_fleets", origin=rec.prov, destination=rec.dest))
+            if order.via_convoy and not self.rules.via_convoy_land_fallback \
+                    and not self._sea_linked(rec.prov, rec.dest):
+                # "A bur - gas via convoy" with no fleet able to carry it: illegal too, the
+                # unit holds and may be supported to hold (DATC 6.D.32, 4.E.1-2; MILA agrees)
+                return self._set_illegal(rec, Reason("no_convoy_fleets", origin=rec.prov, destination=rec.dest))
             rec.convoyed = order.via_convoy or not adjacent
             if rec.convoyed:
                 self.sea_moves.append(rec)
@@ -291,9 +297,9 @@ class _Movement:
         dest = order.destination
         into = (lp.get(dest) or province_of(dest)) if dest else tprov
         if tprov == rec.prov:
-            return self._set_illegal(rec, "a unit cannot support itself")
+            return self._set_illegal(rec, Reason("support_itself"))
         if into == rec.prov or into not in self.reach[u.type].get(u.location, _NOWHERE):
-            return self._set_illegal(rec, f"{u} cannot reach {into}")
+            return self._set_illegal(rec, Reason("cannot_reach", unit=_code(u), destination=into))
         if dest:
             why = self._impossible_move(self.pos.units.get(tprov), tprov, into, rec.prov)
             if why:
@@ -312,38 +318,39 @@ class _Movement:
         dprov = self.lp.get(order.destination) or province_of(order.destination)
         army = self.pos.units.get(aprov)
         if u.type != "F" or rec.prov not in self.geo.seas:
-            return self._set_illegal(rec, "only a fleet in a sea province can convoy")
+            return self._set_illegal(rec, Reason("convoy_not_at_sea"))
         if army is None or army.type != "A" or order.army_type == "F":
-            return self._set_illegal(rec, f"there is no army in {aprov} to convoy")
+            return self._set_illegal(rec, Reason("no_army_to_convoy", province=aprov))
         if dprov not in gm.provinces or not gm.provinces[dprov].is_land or dprov == aprov \
                 or not self.geo.on_route(rec.prov, aprov, dprov):
-            return self._set_illegal(rec, f"{rec.prov} is on no convoy route from {aprov} to {dprov}")
+            return self._set_illegal(rec, Reason("not_on_convoy_route", province=rec.prov, origin=aprov,
+                                                 destination=dprov))
         rec.kind, rec.target, rec.into = "C", aprov, dprov
         self.convs.append(rec)
 
-    def _impossible_move(self, u: Unit | None, prov: str, into: str, supporter: str) -> str | None:
+    def _impossible_move(self, u: Unit | None, prov: str, into: str, supporter: str) -> Reason | None:
         """Why the unit ``u`` in ``prov`` could not move to ``into`` whatever it was
         ordered (a support of such a move is illegal), or None."""
         if u is None:
             return None                 # no unit there: the support is void, not illegal
         if into == prov:
-            return "a unit cannot move to its own province"
+            return Reason("own_province", province=into)
         if into in self.reach[u.type].get(u.location, _NOWHERE):
             return None
         if u.type == "F":
-            return f"{u} cannot reach {into}"
+            return Reason("cannot_reach", unit=_code(u), destination=into)
         gm = self.map
         if into not in gm.provinces or not gm.provinces[into].is_land:
-            return f"an army cannot go to {into}"
+            return Reason("army_cannot_go", province=into)
         fleets = self._fleet_seas()
         if supporter not in fleets:
             if self._sea_linked(prov, into):
                 return None
         elif self._static_route(prov, into, fleets - {supporter}):
             return None
-        return f"the army in {prov} could only reach {into} through {supporter}"
+        return Reason("support_only_through", origin=prov, destination=into, province=supporter)
 
-    def _destination(self, u: Unit, dest: str) -> tuple[str | None, str | None]:
+    def _destination(self, u: Unit, dest: str) -> tuple[str | None, Reason | None]:
         """The location a move of ``u`` to ``dest`` goes to, or a reason it cannot."""
         gm, lp = self.map, self.lp
         if u.type == "F" and dest in gm.fleet_adj.get(u.location, ()):
@@ -351,26 +358,26 @@ class _Movement:
         prov = lp.get(dest) or province_of(dest)
         p = gm.provinces.get(prov)
         if p is None:
-            return None, f"unknown province {dest!r}"
+            return None, Reason("unknown_location", location=dest)
         if prov == (lp.get(u.location) or province_of(u.location)):
-            return None, "a unit cannot move to its own province"
+            return None, Reason("own_province", province=prov)
         if u.type == "A":
             if not p.is_land:
-                return None, f"an army cannot go to {prov}"
+                return None, Reason("army_cannot_go", province=prov)
             return prov, None
         if p.coasts:
             reachable = [c for c in gm.coasts_of(prov) if c in gm.fleet_adj.get(u.location, ())]
             if "/" in dest:
                 if dest not in reachable:
-                    return None, f"{u} cannot reach {dest}"
+                    return None, Reason("cannot_reach", unit=_code(u), destination=dest)
                 return dest, None
             if len(reachable) == 1:
                 return reachable[0], None   # DATC 6.B.2
             if not reachable:
-                return None, f"{u} cannot reach {prov}"
-            return None, f"{prov} has more than one coast {u} can reach: say which ({', '.join(reachable)})"
+                return None, Reason("cannot_reach", unit=_code(u), destination=prov)
+            return None, Reason("coast_needed", province=prov, unit=_code(u), coasts=reachable)
         if prov not in gm.fleet_adj.get(u.location, ()):
-            return None, f"{u} cannot reach {prov}"
+            return None, Reason("cannot_reach", unit=_code(u), destination=prov)
         return prov, None
 
     # ---- seas and fleets -------------------------------------------------------------
@@ -485,7 +492,7 @@ class _Movement:
                 if army.kind == "M" and army.dest == rec.into:
                     convoys_for.setdefault((rec.target, rec.into), []).append(rec)
                 else:
-                    self._void(rec, f"the army in {rec.target} was not ordered to {rec.into}")
+                    self._void(rec, Reason("convoy_not_matched", province=rec.target, destination=rec.into))
         concerned = self.sea_moves + [recs[army] for army, _ in convoys_for]
         void_moves = []
         for rec in dict.fromkeys(concerned):
@@ -504,7 +511,7 @@ class _Movement:
             if adjacent and (not rec.order.via_convoy or self.rules.via_convoy_land_fallback):
                 rec.convoyed = False    # own fleets cannot complete a route: go by land
             else:
-                self._void(rec, f"no convoy ordered from {rec.prov} to {rec.dest}")
+                self._void(rec, Reason("no_convoy_ordered", origin=rec.prov, destination=rec.dest))
                 void_moves.append(rec)
                 if not self.replaced:
                     self.moves.remove(rec)      # (after a replacement _match filters them)
@@ -517,20 +524,21 @@ class _Movement:
         sup = self.recs.get(rec.target)
         order: Support = rec.order
         if sup is None:
-            return self._void(rec, f"there is no unit in {rec.target}")
+            return self._void(rec, Reason("supported_no_unit", province=rec.target))
         if order.supported_type and order.supported_type != sup.unit.type:
-            return self._void(rec, f"the unit in {rec.target} is not {'an army' if order.supported_type == 'A' else 'a fleet'}")
+            return self._void(rec, Reason("supported_wrong_type", province=rec.target, written=order.supported_type))
         into = rec.into
         if into is None:
             if sup.kind == "M":         # a void move too: it was ordered to move
-                return self._void(rec, f"the unit in {rec.target} was ordered to move")
+                return self._void(rec, Reason("supported_moves", province=rec.target))
             into = rec.target
         else:
             if sup.kind != "M" or sup.outcome != SUCCEEDS or sup.dest != into:
-                return self._void(rec, f"the unit in {rec.target} was not ordered to {into}")
+                return self._void(rec, Reason("support_not_matched", province=rec.target, destination=into))
             dloc = order.destination
             if "/" in dloc and sup.unit.type == "F" and dloc != sup.dest_loc:
-                return self._void(rec, f"the unit in {rec.target} was ordered to {sup.dest_loc}, not {dloc}")
+                return self._void(rec, Reason("support_other_coast", province=rec.target, location=sup.dest_loc,
+                                              written=dloc))
         sup.supports += (rec,)
         if not attackers:
             rec.state, rec.res = _RESOLVED, True
@@ -541,7 +549,7 @@ class _Movement:
                 rec.state, rec.res = _RESOLVED, False
                 return
 
-    def _void(self, rec: _Rec, why: str) -> None:
+    def _void(self, rec: _Rec, why: Reason) -> None:
         """The order is VOID: it does not match the order it names."""
         rec.outcome, rec.reason = VOID, why
         if rec.kind != "M":
@@ -769,11 +777,16 @@ class _Movement:
 _DECIDE = {"M": _Movement._move, "S": _Movement._support, "C": _Movement._convoy}
 
 
-def _refusal(power: str, prov: str, unit: Unit | None) -> str:
+def _code(u: Unit) -> str:
+    return unit_code(u.type, u.location)
+
+
+def _refusal(power: str, prov: str, unit: Unit | None, written: str | None = None) -> Reason:
     """Why an order of ``power`` for the unit in ``prov`` (``unit``, or None there)
-    is ILLEGAL: no unit, another power's, or not the type the order says (DATC 4.E.1)."""
+    is ILLEGAL: no unit, another power's, or not the type ``written`` (DATC 4.E.1)."""
     if unit is None:
-        return f"there is no unit in {prov}"
+        return Reason("no_unit", province=prov)
     if unit.power != power:
-        return f"the unit in {prov} belongs to {unit.power}"
-    return f"the unit in {prov} is {'an army' if unit.type == 'A' else 'a fleet'}"
+        return Reason("not_your_unit", province=prov, power=unit.power)
+    return Reason("wrong_unit_type", province=prov, written=written or ("F" if unit.type == "A" else "A"),
+                  actual=unit.type)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from .reasons import RuleError
+
 
 @dataclass(frozen=True)
 class RuleOptions:
@@ -33,10 +35,11 @@ class RuleOptions:
         known = {f.name for f in fields(cls)}
         extra = set(data) - known
         if extra:
-            raise ValueError(f"unknown rule option(s): {', '.join(sorted(extra))}")
+            raise RuleError("unknown_settings", group="rules", keys=sorted(extra))
         opts = cls(**data)
         if opts.civil_disorder_distance not in ("owned", "home"):
-            raise ValueError("civil_disorder_distance must be 'owned' or 'home'")
+            raise RuleError("not_a_choice", what="civil_disorder_distance", value=repr(self.civil_disorder_distance),
+                            allowed=("owned", "home"))
         return opts
 
 

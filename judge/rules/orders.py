@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from .reasons import Reason
+
 
 @dataclass(frozen=True, slots=True)
 class Hold:
@@ -84,22 +86,23 @@ FAILS = "fails"
 ILLEGAL = "illegal"   # impossible on this map or for this unit: the unit holds
 VOID = "void"         # possible, but does not match the order it refers to, or was replaced
 
-# reasons a legal order fails
-BOUNCED = "bounced"
-CUT = "cut"
-DISLODGED = "dislodged"
-DISRUPTED = "disrupted"
-NO_CONVOY = "no convoy"
-NO_ORDER = "no order"     # the result given to a unit left without an order
-CIVIL_DISORDER = "civil disorder"
+# reasons a legal order fails (codes of judge.rules.reasons)
+BOUNCED = Reason("bounced")
+CUT = Reason("cut")
+DISLODGED = Reason("dislodged")
+DISRUPTED = Reason("disrupted")
+NO_CONVOY = Reason("no_convoy")
+NO_ORDER = Reason("no_order")     # the result given to a unit left without an order
+CIVIL_DISORDER = Reason("civil_disorder")
 
 
 class Result(NamedTuple):
     """What became of one order.
 
     ``outcome`` is :data:`SUCCEEDS`, :data:`FAILS`, :data:`ILLEGAL` or :data:`VOID`;
-    ``reason`` says why it failed (:data:`BOUNCED`, :data:`CUT`, :data:`DISRUPTED`,
-    :data:`NO_CONVOY`, ...) or, for ILLEGAL/VOID, a sentence; ``dislodged`` is set
+    ``reason`` (a :class:`~judge.rules.reasons.Reason`, codes in that module)
+    says why it failed (:data:`BOUNCED`, :data:`CUT`, :data:`DISRUPTED`,
+    :data:`NO_CONVOY`, ...) or why it is ILLEGAL/VOID; ``dislodged`` is set
     when the ordered unit was dislodged in this phase; ``destroyed`` when it was
     dislodged with no retreat or disbanded in civil disorder.
     """
@@ -107,7 +110,7 @@ class Result(NamedTuple):
     power: str
     order: Order | None
     outcome: str
-    reason: str | None = None
+    reason: Reason | None = None
     dislodged: bool = False
     destroyed: bool = False
     # a NamedTuple, not a frozen dataclass: adjudication makes one per order and

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .reasons import RuleError
+
 MOVEMENT, RETREAT, ADJUSTMENT = "M", "R", "A"
 _RE = re.compile(r"^([SFW])(\d{1,4})([MRA])$")
-SEASON_NAMES = {"S": "Spring", "F": "Fall", "W": "Winter"}
-KIND_NAMES = {"M": "Movement", "R": "Retreat", "A": "Adjustment"}
 
 
 @dataclass(frozen=True)
@@ -20,19 +20,16 @@ class Phase:
 
     @classmethod
     def parse(cls, name: str) -> "Phase":
-        """``"S1901M"`` -> ``Phase(1901, "S", "M")``; raises ValueError otherwise."""
+        """``"S1901M"`` -> ``Phase(1901, "S", "M")``; raises
+        :class:`~.reasons.RuleError` ``bad_phase`` (a ValueError) otherwise.
+        Its name in words is the text layer's (``judge.text``)."""
         m = _RE.match(name.strip().upper())
         if not m or (m.group(1) == "W") != (m.group(3) == "A"):
-            raise ValueError(f"{name!r} is not a phase name like S1901M, F1901R or W1901A")
+            raise RuleError("bad_phase", text=name)
         return cls(int(m.group(2)), m.group(1), m.group(3))
 
     def __str__(self) -> str:
         return f"{self.season}{self.year}{self.kind}"
-
-    @property
-    def long_name(self) -> str:
-        """``"Spring 1901 Movement"``."""
-        return f"{SEASON_NAMES[self.season]} {self.year} {KIND_NAMES[self.kind]}"
 
     def sort_key(self) -> tuple[int, int]:
         return (self.year, ["SM", "SR", "FM", "FR", "WA"].index(self.season + self.kind))

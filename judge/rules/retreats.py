@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .map import Map, province_of
 from .orders import BOUNCED, FAILS, ILLEGAL, NO_ORDER, SUCCEEDS, VOID, Disband, Move, Order, Result, Retreat
 from .position import Position, Unit
+from .reasons import REPLACED, Reason, unit_code, wrong_phase
 from .phase import Phase
 
 
@@ -28,21 +29,45 @@ class RetreatOutcome:
 
 
 def resolve_retreat_location(game_map: Map, unit: Unit, options: tuple[str, ...],
-                             dest: str) -> tuple[str | None, str | None]:
+                             dest: str, position: Position | None = None,
+                             attacker_origin: str | None = None) -> tuple[str | None, Reason | None]:
     """Match ``dest`` against a dislodged unit's ``options``: returns
     ``(location, None)`` or ``(None, reason)``. A fleet's coast is inferred when
-    only one coast of the province is an option; an army's coast is ignored."""
+    only one coast of the province is an option; an army's coast is ignored.
+    A refusal says why (:func:`why_not`) and lists the retreats there are."""
     prov = province_of(dest)
     if unit.type == "A":
-        return (prov, None) if prov in options else (None, f"{unit} cannot retreat to {prov}")
+        return (prov, None) if prov in options else (None, why_not(game_map, unit, options, prov, position,
+                                                                 attacker_origin))
     if "/" in dest:
-        return (dest, None) if dest in options else (None, f"{unit} cannot retreat to {dest}")
+        return (dest, None) if dest in options else (None, why_not(game_map, unit, options, dest, position,
+                                                                 attacker_origin))
     matches = [o for o in options if province_of(o) == prov]
     if len(matches) == 1:
         return matches[0], None
     if matches:
-        return None, f"say which coast of {prov}: {', '.join(matches)}"
-    return None, f"{unit} cannot retreat to {prov}"
+        return None, Reason("coast_needed", province=prov, coasts=matches)
+    return None, why_not(game_map, unit, options, prov, position, attacker_origin)
+
+
+def why_not(game_map: Map, unit: Unit, options: tuple[str, ...], dest: str, position: Position | None,
+            attacker_origin: str | None) -> Reason:
+    """Why a dislodged ``unit`` cannot retreat to ``dest`` (DATC 6.H, RULES.md
+    §1): ``retreat_not_adjacent`` (not a place it could move to),
+    ``retreat_attacker`` (the dislodging attack came from there),
+    ``retreat_occupied`` (a unit stands there) or ``retreat_standoff`` (left
+    empty by a standoff); params ``unit``, ``destination`` and ``retreats``
+    (the places it may retreat to, maybe none)."""
+    here = unit_code(unit.type, unit.location)
+    params = {"unit": here, "destination": dest, "retreats": list(options)}
+    prov = province_of(dest)
+    if prov not in game_map.provinces or not game_map.can_reach_province(unit.type, unit.location, prov):
+        return Reason("retreat_not_adjacent", **params)
+    if attacker_origin is not None and province_of(attacker_origin) == prov:
+        return Reason("retreat_attacker", **params)
+    if position is not None and prov in position.units:
+        return Reason("retreat_occupied", **params)
+    return Reason("retreat_standoff", **params)
 
 
 def adjudicate_retreats(game_map: Map, position: Position,
@@ -56,28 +81,30 @@ def adjudicate_retreats(game_map: Map, position: Position,
             results.append([power, order, SUCCEEDS, None, None])
             i = len(results) - 1
             if not isinstance(order, (Retreat, Disband, Move)):
-                results[i][2:4] = ILLEGAL, "not a retreat-phase order"
+                results[i][2:4] = ILLEGAL, wrong_phase(order, "R")
                 continue
             prov = province_of(order.location)
             d = position.dislodged.get(prov)
             if d is None:
-                results[i][2:4] = ILLEGAL, f"there is no dislodged unit in {prov}"
+                results[i][2:4] = ILLEGAL, Reason("no_dislodged_unit", province=prov)
                 continue
             if d.unit.power != power:
-                results[i][2:4] = ILLEGAL, f"the unit in {prov} belongs to {d.unit.power}"
+                results[i][2:4] = ILLEGAL, Reason("not_your_unit", province=prov, power=d.unit.power)
                 continue
             if order.unit_type and order.unit_type != d.unit.type:
-                results[i][2:4] = ILLEGAL, f"the dislodged unit in {prov} is {'an army' if d.unit.type == 'A' else 'a fleet'}"
+                results[i][2:4] = ILLEGAL, Reason("wrong_unit_type", province=prov, written=order.unit_type,
+                                                  actual=d.unit.type)
                 continue
             if not isinstance(order, Disband):
-                loc, why = resolve_retreat_location(game_map, d.unit, d.retreats, order.destination)
+                loc, why = resolve_retreat_location(game_map, d.unit, d.retreats, order.destination, position,
+                                                    d.attacker_origin)
                 if why:
                     results[i][2:4] = ILLEGAL, why
                 else:
                     results[i][4] = loc
             if prov in chosen:
                 prev = results[chosen[prov]]
-                prev[2:4] = VOID, "replaced by a later order for the same unit"
+                prev[2:4] = VOID, REPLACED
             chosen[prov] = i
     for prov, d in position.dislodged.items():
         if prov not in chosen:

@@ -24,12 +24,18 @@ Systems (:data:`SYSTEMS`):
 
 Decisions where the texts leave room:
 
-* Which results count as a win. House: the +10 goes to every winner of a
-  ``"solo"``, ``"most_centres_at_phase"``, ``"most_centres_at_time"`` or
-  ``"concession"`` result (each a power winning alone, 独立获胜; with the tie
-  rule "share" every tied winner gets it), the +6 to every member of a winning
-  alliance, nothing extra for a draw. DSS: the result's winners share the 100
-  (an alliance win is a two-way share). Sum-of-squares and C-Diplo are
+* Which results count as a win. House: the +10 goes to the winner of a
+  ``"solo"``, ``"most_centres_at_phase"`` or ``"most_centres_at_time"``
+  result won alone — 独立获胜, winning alone. Tied winners sharing a win
+  (tie rule "share") get no +10: the classic text calls them 平手 ("符合條件者
+  皆平手", tied), not winners alone, and the house text never shares a win (it
+  plays on), so neither text allows the bonus there (issue 13 point 8). A
+  concession is in neither text: the power conceded to is the only winner,
+  which reads as 独立获胜, but it met no victory condition — both readings
+  stand, so it is the GM's setting ``concession_bonus`` (default yes: the
+  +10). The +6 goes to each member of the winning alliance — not to
+  alliances tied under "share", 平手 as well; nothing extra for a draw. DSS: the result's winners share the 100 (an alliance win is a
+  two-way share); everyone else scores 0 (item ``no_share``, not "a share"). Sum-of-squares and C-Diplo are
   centre-count systems: only a single winner of a ``"solo"`` or
   ``"concession"`` scores as a solo; every other end (draw, alliance, end of
   year, end time, shared win) is scored by centres.
@@ -51,6 +57,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 
+from .reasons import RuleError
 from .victory import ALLIANCE, AT_PHASE, AT_TIME, CONCESSION, SOLO, VictoryResult
 
 HOUSE, DSS, SUM_OF_SQUARES, C_DIPLO = "house", "dss", "sum_of_squares", "c_diplo"
@@ -73,24 +80,36 @@ _LONE_WINS = (SOLO, AT_PHASE, AT_TIME, CONCESSION)
 
 def _choice(value, allowed: tuple[str, ...], what: str) -> None:
     if value not in allowed:
-        raise ValueError(f"{what} must be one of {', '.join(allowed)}, got {value!r}")
+        raise RuleError("not_a_choice", what=what, value=repr(value), allowed=allowed)
 
 
 @dataclass(frozen=True)
 class ScoringSettings:
     """A game's scoring, chosen by the GM: ``system`` (one of :data:`SYSTEMS`),
     ``awards`` (``"gm"``: the GM names the award winners; ``"vote"``: the
-    leaders vote) and ``award_tie_rule`` (one of :data:`AWARD_TIE_RULES`).
-    Raises ValueError for an unknown value."""
+    leaders vote), ``award_tie_rule`` (one of :data:`AWARD_TIE_RULES`) and
+    ``award_window_hours``: how long after the end of the game the leaders'
+    award vote stays open (it closes earlier once every leader has voted for
+    both awards; Appendix 2: the awards are chosen 游戏结束时, at the end of
+    the game); ``concession_bonus``: the house +10 for a power the others
+    conceded to (see the module doc). Raises ValueError for an unknown value."""
 
     system: str = HOUSE
     awards: str = "gm"
     award_tie_rule: str = "gm_decides"
+    award_window_hours: float = 72.0
+    concession_bonus: bool = True
 
     def __post_init__(self) -> None:
+        if not isinstance(self.concession_bonus, bool):
+            raise RuleError("not_a_flag", what="concession_bonus")
         _choice(self.system, SYSTEMS, "system")
         _choice(self.awards, AWARD_MODES, "awards")
         _choice(self.award_tie_rule, AWARD_TIE_RULES, "award_tie_rule")
+        hours = self.award_window_hours
+        if isinstance(hours, bool) or not isinstance(hours, (int, float)) or hours <= 0:
+            raise RuleError("hours_above_zero", what="award_window_hours")
+        object.__setattr__(self, "award_window_hours", float(hours))
 
     def to_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -100,7 +119,7 @@ class ScoringSettings:
         """Raises ValueError for an unknown key or value."""
         extra = set(data) - {f.name for f in fields(cls)}
         if extra:
-            raise ValueError(f"unknown scoring setting(s): {', '.join(sorted(extra))}")
+            raise RuleError("unknown_settings", group="scoring", keys=sorted(extra))
         return cls(**data)
 
 
@@ -111,7 +130,8 @@ class ScoreItem:
     ``alliance_bonus``, ``leader_reward``, ``best_strategy``,
     ``best_diplomacy``, ``passive_forfeit``, ``passive_fine``, ``share``
     (DSS), ``solo`` (100 for a solo), ``squares`` (sum-of-squares),
-    ``participation``, ``place_bonus`` (C-Diplo), ``advisor``."""
+    ``participation``, ``place_bonus`` (C-Diplo), ``advisor``, ``no_share``
+    (DSS: not among the winners)."""
 
     code: str
     points: float = 0
@@ -156,24 +176,26 @@ class ScoreExtras:
 
 
 def score(system: str, final_counts: Mapping[str, int], result: VictoryResult,
-          extras: ScoreExtras | None = None) -> dict[str, Score]:
+          extras: ScoreExtras | None = None, *, concession_bonus: bool = True) -> dict[str, Score]:
     """Score every power of ``final_counts`` (``{power: SCs at the end}``) for
     the game ``result`` under ``system`` (``RULES.md`` §5, see the module
-    docstring). Returns ``{power: Score}``. Raises ValueError for an unknown
+    docstring; ``concession_bonus``: the house +10 for a concession's
+    winner). Returns ``{power: Score}``. Raises ValueError for an unknown
     system, a winner or extras power not in ``final_counts``, an unknown award,
     a negative fine, or extras given to a system other than ``"house"``."""
-    _choice(system, SYSTEMS, "scoring system")
+    _choice(system, SYSTEMS, "scoring")
     unknown = set(result.winners) - set(final_counts)
     if unknown:
-        raise ValueError(f"winner(s) {', '.join(sorted(unknown))} not among the scored powers")
+        raise RuleError("not_scored", what="winners", powers=sorted(unknown))
     extras = extras or ScoreExtras()
     if system != HOUSE and extras:
-        raise ValueError(f"passive fines and awards belong to the house system, not {system}")
+        raise RuleError("extras_not_house", system=system)
     if system == HOUSE:
-        items = _house(final_counts, result, extras)
+        items = _house(final_counts, result, extras, concession_bonus)
     elif system == DSS:
         share = GAME_POINTS / len(result.winners)
-        items = {p: [ScoreItem("share", share if p in result.winners else 0)] for p in final_counts}
+        items = {p: [ScoreItem("share", share) if p in result.winners else ScoreItem("no_share")]
+                 for p in final_counts}
     elif _single_solo(result):
         items = {p: [ScoreItem("solo", GAME_POINTS if p in result.winners else 0)] for p in final_counts}
     elif system == SUM_OF_SQUARES:
@@ -187,25 +209,27 @@ def _single_solo(result: VictoryResult) -> bool:
     return result.kind in (SOLO, CONCESSION) and len(result.winners) == 1
 
 
-def _house(counts: Mapping[str, int], result: VictoryResult,
-           extras: ScoreExtras) -> dict[str, list[ScoreItem]]:
+def _house(counts: Mapping[str, int], result: VictoryResult, extras: ScoreExtras,
+           concession_bonus: bool) -> dict[str, list[ScoreItem]]:
     for award, powers in extras.awards.items():
         _choice(award, AWARDS, "award")
-        _known(powers, counts, f"{award} award")
-    _known(extras.passive, counts, "passive ruling")
+        _known(powers, counts, award)
+    _known(extras.passive, counts, "passive")
     items = {}
     for power, n in counts.items():
         lines = [ScoreItem("centres", n)]
-        if power in result.winners and result.kind in _LONE_WINS:
+        alone = result.kind in _LONE_WINS and not result.shared and \
+            (result.kind != CONCESSION or concession_bonus)
+        if power in result.winners and alone:
             lines.append(ScoreItem("solo_bonus", SOLO_BONUS))
-        if power in result.winners and result.kind == ALLIANCE:
+        if power in result.winners and result.kind == ALLIANCE and not result.shared:
             lines.append(ScoreItem("alliance_bonus", ALLIANCE_BONUS))
         lines.append(ScoreItem("leader_reward", coins=LEADER_COINS))
         lines += [ScoreItem(a, coins=AWARD_COINS) for a in AWARDS if power in extras.awards.get(a, ())]
         if power in extras.passive:
             fine = extras.passive[power]
             if isinstance(fine, bool) or not isinstance(fine, int) or fine < 0:
-                raise ValueError(f"the fine for {power} must be a whole number of points >= 0, got {fine!r}")
+                raise RuleError("bad_fine", power=power, value=repr(fine))
             lines.append(ScoreItem("passive_forfeit", -sum(i.points for i in lines),
                                    -sum(i.coins for i in lines)))
             lines.append(ScoreItem("passive_fine", -fine))
@@ -216,13 +240,13 @@ def _house(counts: Mapping[str, int], result: VictoryResult,
 def _known(powers: Iterable[str], counts: Mapping[str, int], what: str) -> None:
     unknown = set(powers) - set(counts)
     if unknown:
-        raise ValueError(f"{what}: {', '.join(sorted(unknown))} not among the scored powers")
+        raise RuleError("not_scored", what=what, powers=sorted(unknown))
 
 
 def _sum_of_squares(counts: Mapping[str, int]) -> dict[str, list[ScoreItem]]:
     total = sum(n * n for n in counts.values())
     if not total:
-        raise ValueError("sum-of-squares needs at least one power owning an SC")
+        raise RuleError("no_centres_owned")
     return {p: [ScoreItem("squares", GAME_POINTS * n * n / total)] for p, n in counts.items()}
 
 
@@ -279,9 +303,9 @@ def cast_award_vote(votes: Mapping[str, str], voter: str, candidate: str,
     known = set(leaders)
     for p in (voter, candidate):
         if p not in known:
-            raise ValueError(f"{p} is not a power with a leader")
+            raise RuleError("no_leader", power=p)
     if voter == candidate:
-        raise ValueError(f"{voter} may not vote for itself")
+        raise RuleError("self_vote", power=voter)
     return {**votes, voter: candidate}
 
 
@@ -293,11 +317,11 @@ def tally_award(votes: Mapping[str, str], tie_rule: str, final_counts: Mapping[s
     of the tied, or anyone when nobody voted). Raises ValueError for a
     self-vote, a power not in ``final_counts`` or a ``gm_choice`` outside the
     tie."""
-    _choice(tie_rule, AWARD_TIE_RULES, "award tie rule")
+    _choice(tie_rule, AWARD_TIE_RULES, "award_tie_rule")
     for voter, candidate in votes.items():
-        _known((voter, candidate), final_counts, "award vote")
+        _known((voter, candidate), final_counts, "award_vote")
         if voter == candidate:
-            raise ValueError(f"{voter} voted for itself; self-votes do not count")
+            raise RuleError("self_vote", power=voter)
     count = Counter(votes.values())
     top = max(count.values(), default=0)
     leading = tuple(sorted(c for c, n in count.items() if n == top))
@@ -313,5 +337,5 @@ def tally_award(votes: Mapping[str, str], tie_rule: str, final_counts: Mapping[s
     if gm_choice is None:
         return AwardTally(dict(count), tied, (), True)
     if gm_choice not in pool:
-        raise ValueError(f"the GM's choice {gm_choice} is not among {', '.join(pool)}")
+        raise RuleError("gm_choice_not_tied", power=gm_choice, powers=pool)
     return AwardTally(dict(count), tied, (gm_choice,), False)

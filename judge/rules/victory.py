@@ -67,6 +67,7 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timezone
 
 from .phase import Phase
+from .reasons import Reason, RuleError
 
 SOLO = "solo"
 ALLIANCE = "alliance"
@@ -87,24 +88,18 @@ _WINTER = 4   # index of W..A in Phase.sort_key()'s year order
 
 def _utc(moment: datetime, what: str) -> datetime:
     if not isinstance(moment, datetime) or moment.tzinfo is None or moment.utcoffset() is None:
-        raise ValueError(f"{what} must be a timezone-aware datetime (UTC), got {moment!r}")
+        raise RuleError("naive_time", what=what)
     return moment.astimezone(timezone.utc)
 
 
 def _positive(value, what: str) -> None:
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-        raise ValueError(f"{what} must be a whole number of at least 1 or unset, got {value!r}")
+        raise RuleError("not_positive", what=what, value=repr(value))
 
 
 def _choice(value, allowed: tuple[str, ...], what: str) -> None:
     if value not in allowed:
-        raise ValueError(f"{what} must be one of {', '.join(allowed)}, got {value!r}")
-
-
-def _names(powers: Iterable[str]) -> str:
-    """``["England", "France", "Italy"]`` -> ``"England, France and Italy"``."""
-    items = list(powers)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+        raise RuleError("not_a_choice", what=what, value=repr(value), allowed=allowed)
 
 
 # ---------------------------------------------------------------------------
@@ -132,7 +127,7 @@ class VictorySettings:
     * ``draw_members``: ``"all_survivors"`` (a draw includes every survivor) or
       ``"any"`` (a draw may name any two or more survivors).
 
-    Raises ValueError for a value out of range.
+    Raises :class:`~.reasons.RuleError` (a ValueError) for a value out of range.
     """
 
     solo_centres: int | None = 18
@@ -164,7 +159,7 @@ class VictorySettings:
         for name in ("solo_centres", "alliance_centres"):
             value = getattr(settings, name)
             if value is not None and value > total:
-                raise ValueError(f"{name} {value} is more than the map's {total} supply centres")
+                raise RuleError("above_map_centres", what=name, value=value, total=total)
         return settings
 
     def to_dict(self) -> dict:
@@ -180,13 +175,13 @@ class VictorySettings:
         Raises ValueError for an unknown key or a bad value."""
         extra = set(data) - {f.name for f in fields(cls)}
         if extra:
-            raise ValueError(f"unknown victory setting(s): {', '.join(sorted(extra))}")
+            raise RuleError("unknown_settings", group="victory", keys=sorted(extra))
         values = dict(data)
         if isinstance(values.get("end_at"), str):
             try:
                 values["end_at"] = datetime.fromisoformat(values["end_at"])
             except ValueError:
-                raise ValueError(f"end_at {data['end_at']!r} is not an ISO 8601 date and time") from None
+                raise RuleError("not_a_time", what="end_at", text=data["end_at"]) from None
         return cls(**values)
 
 
@@ -202,22 +197,24 @@ class VictoryResult:
     * ``sides``: the winning sides, each a sorted tuple of powers — one power
       for a solo, two for an alliance, several sides when tied winners share;
       a draw is one side holding every member of the draw.
-    * ``reason``: an English sentence for the GM and the logs (the game
-      layer's templates may build their own from ``kind`` and ``sides``).
+    * ``reason``: why, as a :class:`~.reasons.Reason` whose code is ``kind``
+      and whose params say how: ``sides``, ``centres`` (each side's SCs) and
+      ``need`` (solo, alliance), ``year`` and ``phase`` (most SCs after a
+      year), ``end_at`` (ISO 8601, most SCs at a time).
     * ``phase``: the position's phase at the check (``"W1905A"``).
     * ``at``: the check time ``now`` (UTC).
     """
 
     kind: str
     sides: tuple[tuple[str, ...], ...]
-    reason: str
+    reason: Reason
     phase: str
     at: datetime
 
     def __post_init__(self) -> None:
         _choice(self.kind, KINDS, "kind")
         if not self.sides or not all(self.sides):
-            raise ValueError("a result names at least one winning side, none of them empty")
+            raise RuleError("no_winning_side")
         object.__setattr__(self, "at", _utc(self.at, "at"))
 
     @property
@@ -231,24 +228,28 @@ class VictoryResult:
         return len(self.sides) > 1
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "sides": [list(s) for s in self.sides], "reason": self.reason,
+        return {"kind": self.kind, "sides": [list(s) for s in self.sides], "reason": self.reason.to_dict(),
                 "phase": self.phase, "at": self.at.isoformat()}
 
     @classmethod
     def from_dict(cls, data: Mapping) -> "VictoryResult":
-        """Raises ValueError for an unknown kind, no winners or a bad time."""
-        return cls(data["kind"], tuple(tuple(s) for s in data["sides"]), data["reason"],
+        """Raises ValueError for an unknown kind, no winners or a bad time. A
+        result stored with an English sentence for its reason (before reasons
+        were codes) gets the reason ``Reason(kind, sides=...)``."""
+        sides = tuple(tuple(s) for s in data["sides"])
+        return cls(data["kind"], sides, reason_from_data(data.get("reason"), data["kind"], sides),
                    data["phase"], datetime.fromisoformat(data["at"]))
 
 
 @dataclass(frozen=True)
 class Tie:
     """Several sides met ``kind`` at once under tie rule ``"continue"``: play
-    goes on year by year (house text §4). ``sides`` as in :class:`VictoryResult`."""
+    goes on year by year (house text §4). ``sides`` and ``reason`` as in
+    :class:`VictoryResult`."""
 
     kind: str
     sides: tuple[tuple[str, ...], ...]
-    reason: str
+    reason: Reason
 
 
 @dataclass(frozen=True)
@@ -328,8 +329,7 @@ def check_victory(settings: VictorySettings, sc_counts: Mapping[str, int], phase
             continue
         reason = _reason(kind, settings, counts, sides, phase)
         if len(sides) > 1 and settings.tie_rule == "continue":
-            return VictoryCheck(tie=Tie(kind, sides, reason + " By the tie rule, play continues year "
-                                        "by year until exactly one winner remains."))
+            return VictoryCheck(tie=Tie(kind, sides, reason))
         return VictoryCheck(result=VictoryResult(kind, sides, reason, phase, _utc(now, "now")))
     return VictoryCheck()
 
@@ -337,7 +337,7 @@ def check_victory(settings: VictorySettings, sc_counts: Mapping[str, int], phase
 def _checked_counts(sc_counts: Mapping[str, int]) -> dict[str, int]:
     for power, n in sc_counts.items():
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise ValueError(f"SC count of {power} must be a whole number of at least 0, got {n!r}")
+            raise RuleError("bad_centre_count", power=power, value=repr(n))
     return dict(sc_counts)
 
 
@@ -347,13 +347,13 @@ def _checked_alliances(alliances: Iterable[frozenset[str]], counts: Mapping[str,
     for pact in alliances:
         members = tuple(sorted(set(pact)))
         if len(members) != 2 or len(pact) != 2:
-            raise ValueError(f"an alliance has exactly two distinct powers, got {sorted(pact)}")
+            raise RuleError("alliance_not_two", powers=sorted(pact))
         unknown = [p for p in members if p not in counts]
         if unknown:
-            raise ValueError(f"alliance member(s) {_names(unknown)} not among the game's powers")
+            raise RuleError("alliance_unknown", powers=unknown)
         twice = seen.intersection(members)
         if twice:
-            raise ValueError(f"{_names(sorted(twice))} cannot be in two alliances at once")
+            raise RuleError("alliance_twice", powers=sorted(twice))
         seen.update(members)
         if alive.issuperset(members):
             pacts.append(members)
@@ -378,32 +378,21 @@ def _contenders(kind: str, settings: VictorySettings, counts: Mapping[str, int],
 
 
 def _reason(kind: str, settings: VictorySettings, counts: Mapping[str, int],
-            sides: tuple[tuple[str, ...], ...], phase: str) -> str:
-    def held(side: tuple[str, ...]) -> int:
-        return sum(counts[p] for p in side)
-
-    several = len(sides) > 1
+            sides: tuple[tuple[str, ...], ...], phase: str) -> Reason:
+    held = [sum(counts[p] for p in side) for side in sides]
     if kind == SOLO:
-        need = settings.solo_centres
-        if not several:
-            return f"{sides[0][0]} has {held(sides[0])} supply centres ({need} needed) and wins alone."
-        listed = _names(f"{s[0]} ({held(s)})" for s in sides)
-        return f"{listed} met the solo condition ({need} supply centres) at the same time."
+        return Reason(kind, sides=sides, centres=held, need=settings.solo_centres)
     if kind == ALLIANCE:
-        need = settings.alliance_centres
-        if not several:
-            return (f"The alliance of {_names(sides[0])} holds {held(sides[0])} supply centres, "
-                    f"the most, with {need} needed, and wins jointly.")
-        listed = _names(f"{_names(s)} ({held(s)})" for s in sides)
-        return f"The alliances of {listed} met the alliance condition ({need} supply centres) at the same time."
+        return Reason(kind, sides=sides, centres=held, need=settings.alliance_centres)
     if kind == AT_PHASE:
-        when = f"The game ends after Fall {settings.end_year} (position {phase})"
-    else:
-        when = f"The game's end time {settings.end_at:%Y-%m-%d %H:%M} UTC has passed"
-    top = held(sides[0])
-    if not several:
-        return f"{when}; {sides[0][0]} has the most supply centres ({top}) and wins."
-    return f"{when}; {_names(s[0] for s in sides)} are tied on the most supply centres ({top})."
+        return Reason(kind, sides=sides, centres=held, year=settings.end_year, phase=phase)
+    return Reason(kind, sides=sides, centres=held, end_at=settings.end_at.isoformat())
+
+
+def reason_from_data(data, kind: str, sides) -> Reason:
+    """A stored reason: its dict form, or (an English sentence, as results and
+    ties were stored before reasons were codes) ``Reason(kind, sides=sides)``."""
+    return Reason.from_dict(data) if isinstance(data, dict) else Reason(kind, sides=sides)
 
 
 # ---------------------------------------------------------------------------
@@ -418,10 +407,10 @@ def declare_ally(declarations: Mapping[str, str], power: str, ally: str,
     or ``ally`` is not a survivor, or they are the same power."""
     alive = set(survivors)
     if power == ally:
-        raise ValueError(f"{power} cannot ally with itself")
+        raise RuleError("ally_self", power=power)
     for p in (power, ally):
         if p not in alive:
-            raise ValueError(f"{p} is not a surviving power")
+            raise RuleError("not_surviving", power=p, role="ally")
     return {**declarations, power: ally}
 
 
@@ -464,7 +453,7 @@ class EndVotes:
 
 def _survivor(power: str, alive: set[str], role: str) -> None:
     if power not in alive:
-        raise ValueError(f"{role} {power} is not a surviving power")
+        raise RuleError("not_surviving", power=power, role=role)
 
 
 def vote_draw(votes: EndVotes, settings: VictorySettings, voter: str, survivors: Iterable[str],
@@ -478,11 +467,11 @@ def vote_draw(votes: EndVotes, settings: VictorySettings, voter: str, survivors:
     _survivor(voter, alive, "voter")
     group = frozenset(alive if members is None else members)
     for p in sorted(group):
-        _survivor(p, alive, "draw member")
+        _survivor(p, alive, "draw_member")
     if len(group) < 2:
-        raise ValueError("a draw needs at least two powers; to give the game to one power, concede")
+        raise RuleError("draw_too_small")
     if settings.draw_members == "all_survivors" and group != alive:
-        raise ValueError(f"in this game a draw includes every surviving power: {_names(sorted(alive))}")
+        raise RuleError("draw_all_survivors", powers=sorted(alive))
     return replace(votes, draw={**votes.draw, voter: group})
 
 
@@ -496,9 +485,9 @@ def vote_concede(votes: EndVotes, voter: str, winner: str, survivors: Iterable[s
     Raises ValueError when either is not a survivor or they are the same."""
     alive = set(survivors)
     _survivor(voter, alive, "voter")
-    _survivor(winner, alive, "power conceded to")
+    _survivor(winner, alive, "conceded_to")
     if voter == winner:
-        raise ValueError(f"{voter} cannot concede to itself")
+        raise RuleError("concede_self", power=voter)
     return replace(votes, concede={**votes.concede, voter: winner})
 
 
@@ -525,14 +514,12 @@ def tally_votes(votes: EndVotes, survivors: Iterable[str], phase: str,
     for winner in alive:
         others = [p for p in alive if p != winner]
         if others and all(votes.concede.get(p) == winner for p in others):
-            return VictoryResult(CONCESSION, ((winner,),),
-                                 f"Every other surviving power conceded the game to {winner}.", phase, now)
+            return VictoryResult(CONCESSION, ((winner,),), Reason(CONCESSION, sides=((winner,),)), phase, now)
     chosen = {votes.draw.get(p) for p in alive}
     if len(chosen) == 1 and None not in chosen and alive:
         group = tuple(sorted(chosen.pop()))
         if set(group) <= set(alive):
-            return VictoryResult(DRAW, (group,), f"Every surviving power voted for the draw of "
-                                 f"{_names(group)}.", phase, now)
+            return VictoryResult(DRAW, (group,), Reason(DRAW, sides=(group,)), phase, now)
     return None
 
 

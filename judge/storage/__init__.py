@@ -1,10 +1,12 @@
-"""Storage: TinyDB in one JSON file, atomic commits, one writer at a time.
-
-Tables: ``"games"`` (key: game name, document: :meth:`judge.game.Game.to_dict`);
-the mail daemon adds ``"ledger"``, ``"outbox"``, ``"players"``/``"accounts"``.
+"""Storage: a folder of small TinyDB files — one per game, its history one
+file per phase, judge-wide tables sharded by key — committed through a
+journal by one writer (:mod:`.store`, :mod:`.layout`, :mod:`.journal`);
+games and their indexes (:mod:`.games`, :mod:`.indexes`); the upgrade of a
+one-file store of an earlier release (:mod:`.upgrade`).
 """
 
-from .games import load_game, save_game
-from .store import Store, StoreError, Transaction
+from .games import delete_game, find_game, games_of, load_game, save_game, save_gm
+from .store import Store, StoreError, Transaction, open_tinydb
 
-__all__ = ["Store", "StoreError", "Transaction", "load_game", "save_game"]
+__all__ = ["Store", "StoreError", "Transaction", "delete_game", "find_game", "games_of", "load_game", "open_tinydb",
+           "save_game", "save_gm"]

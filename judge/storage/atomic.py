@@ -4,7 +4,7 @@ A write goes to a temporary file in the same directory, is flushed and fsynced,
 then renamed over the old file with :func:`os.replace` (atomic on POSIX), and the
 directory is fsynced so the rename itself survives a power cut. A crash at any
 point leaves either the old file or the new one, never a mix; at worst a stale
-temporary file (``.NAME.*.tmp``), removed by :func:`remove_stale_temps`.
+temporary file (``.NAME.*.tmp``), removed by :func:`remove_temps`.
 """
 
 from __future__ import annotations
@@ -18,24 +18,41 @@ from pathlib import Path
 from tinydb.storages import Storage
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically and durably, keeping its
-    permissions (a new file is readable by its owner only). Raises OSError; on
-    error the old file is untouched and the temporary file removed."""
+def atomic_write(path: Path, data: bytes, durable: bool = True) -> None:
+    """Replace ``path`` with ``data`` atomically and (``durable``: fsync of the
+    file and its folder) durably, keeping its permissions (a new file is
+    readable by its owner only). Raises OSError; on error the old file is
+    untouched and the temporary file removed. Without ``durable`` the new
+    file survives the process's death but not a power cut until it is synced
+    (:func:`fsync_path`): the store's journal covers that window."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with contextlib.suppress(FileNotFoundError):
             os.fchmod(fd, os.stat(path).st_mode & 0o7777)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    fsync_dir(path.parent)
+    if durable:
+        fsync_dir(path.parent)
+
+
+def fsync_path(path: Path) -> None:
+    """Make a file's contents durable (nothing happens if it is gone)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def fsync_dir(directory: Path) -> None:
@@ -46,58 +63,43 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def remove_stale_temps(path: Path) -> None:
-    """Remove temporary files a crashed writer of ``path`` left behind. Call it
-    only while holding the writer's lock."""
-    for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+def remove_temps(directory: Path) -> None:
+    """Remove the temporary files a crashed writer left in ``directory``
+    (``.NAME.*.tmp``). Call it only as the writer."""
+    try:
+        names = [p for p in directory.iterdir() if p.name.startswith(".") and p.name.endswith(".tmp")]
+    except FileNotFoundError:
+        return
+    for tmp in names:
         with contextlib.suppress(OSError):
             tmp.unlink()
 
 
 class AtomicJSONStorage(Storage):
-    """A TinyDB storage: the whole database as one JSON file, every write
-    atomic (:func:`atomic_write`). Inside :meth:`batch`, writes are kept in memory
-    and made as one atomic write when the batch ends without an exception."""
+    """A TinyDB storage: the whole database as one JSON file (UTF-8, compact),
+    every write atomic (:func:`atomic_write`). ``read`` raises ValueError
+    naming the file, line and column of bad JSON."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, **_kwargs):
         self.path = Path(path)
-        self._batch: dict | None = None
-        self._dirty = False
 
     def read(self) -> dict | None:
-        if self._batch is not None:
-            return self._batch
         try:
-            text = self.path.read_text(encoding="utf-8")
+            data = self.path.read_bytes()
         except FileNotFoundError:
             return None
-        if not text.strip():
+        if not data.strip():
             return None
         try:
-            return json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"{self.path}: line {e.lineno} column {e.colno}: {e.msg}") from None
+            return json.loads(data)
+        except ValueError as e:
+            where = f"line {e.lineno} column {e.colno}: {e.msg}" if isinstance(e, json.JSONDecodeError) else e
+            raise ValueError(f"{self.path}: {where}") from None
 
     def write(self, data: dict) -> None:
-        if self._batch is not None:
-            self._batch, self._dirty = data, True
-            return
-        atomic_write(self.path, _encode(data))
-
-    @contextlib.contextmanager
-    def batch(self):
-        """Collect the writes made inside the ``with`` block into one atomic write
-        at its end; an exception discards them all."""
-        if self._batch is not None:
-            raise RuntimeError("batches do not nest")
-        self._batch, self._dirty = self.read() or {}, False
-        try:
-            yield
-            if self._dirty:
-                atomic_write(self.path, _encode(self._batch))
-        finally:
-            self._batch, self._dirty = None, False
+        atomic_write(self.path, encode(data))
 
 
-def _encode(data: dict) -> bytes:
+def encode(data) -> bytes:
+    """``data`` as the store writes it: compact JSON, UTF-8, non-ASCII kept."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

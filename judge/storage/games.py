@@ -1,23 +1,95 @@
-"""Games in the store: table ``"games"``, keyed by game name."""
+"""Games in the store: each game's live state in table ``games``, its GM in
+``gm`` (both in the game's own file), its history in ``phases`` (one record
+per adjudicated phase, written once), and the indexes of :mod:`.indexes`.
+
+``db`` is anything with ``get(table, key)``, ``put(table, key, doc)`` and
+``delete(table, key)``: the worker's staging, or a store transaction.
+Every change to a game goes through :func:`save_game` (and a GM's through
+:func:`save_gm`), which keeps the history and the indexes with it.
+"""
 
 from __future__ import annotations
 
 from ..game import Game
-from .store import Store, StoreError, Transaction
+from . import indexes
+from .layout import phase_key
+from .store import StoreError
 
-GAMES = "games"
 
-
-def load_game(store: Store, name: str) -> Game | None:
-    """The stored game ``name``, or None. Raises StoreError for a malformed document."""
-    doc = store.get(GAMES, name)
+def load_game(db, name: str) -> Game | None:
+    """The stored game ``name`` (exact spelling), or None. Its history is read
+    record by record when first used. Raises StoreError for a malformed document."""
+    doc = db.get("games", name)
     if doc is None:
         return None
     try:
-        return Game.from_dict(doc)
+        return Game.from_dict(doc, record_loader(db, name))
     except (KeyError, TypeError, ValueError) as e:
-        raise StoreError(f"{store.path}: games/{name}: malformed game: {e}") from None
+        raise StoreError(f"games/{name}: malformed game: {e}") from None
 
 
-def save_game(tx: Transaction, game: Game) -> None:
-    tx.put(GAMES, game.name, game.to_dict())
+def record_loader(db, name: str):
+    """``f(i)``: record ``i`` of game ``name``'s history as plain data."""
+    def load(i: int) -> dict:
+        doc = db.get("phases", phase_key(name, i))
+        if doc is None:
+            raise StoreError(f"games/{name}: record {i} of its history is missing")
+        return doc
+    return load
+
+
+def find_game(db, name: str) -> str | None:
+    """The stored spelling of game ``name`` in any letter case, or None."""
+    if db.get("games", name) is not None:
+        return name
+    row = db.get("names", name.lower())
+    return row["name"] if row and db.get("games", row["name"]) is not None else None
+
+
+def save_game(db, game: Game) -> None:
+    """Stage ``game``: its live state, the history records it gained (or lost
+    to a ``ROLLBACK``) and the index rows that change."""
+    name = game.name
+    old = db.get("games", name)
+    stored = int(old.get("history_len", len(old.get("history", ())))) if old else 0
+    new, gone = game.history.changes(stored)
+    for i, record in new:
+        db.put("phases", phase_key(name, i), record.to_dict())
+    for i in gone:
+        db.delete("phases", phase_key(name, i))
+    live = game.live_dict()
+    db.put("games", name, live)
+    game.history.saved()
+    gm = db.get("gm", name)
+    row = indexes.catalogue_row(game, db.get("catalogue", name), new[-1][1] if new else None)
+    indexes.update(db, name, indexes.roles(old, gm), indexes.roles(live, gm), row, indexes.wakeup_row(game))
+
+
+def save_gm(db, name: str, gm: dict) -> None:
+    """Stage the GM record of game ``name`` (``{address, password_hash,
+    language}``) and its index rows."""
+    old = db.get("gm", name)
+    live = db.get("games", name)
+    db.put("gm", name, gm)
+    indexes.update(db, name, indexes.roles(live, old), indexes.roles(live, gm))
+
+
+def delete_game(db, name: str) -> None:
+    """Stage the removal of game ``name`` — live state, GM record, every
+    history record — and of its index rows (a game that moves to another judge)."""
+    old, gm = db.get("games", name), db.get("gm", name)
+    if old is None:
+        return
+    for i in range(int(old.get("history_len", 0))):
+        db.delete("phases", phase_key(name, i))
+    indexes.update(db, name, indexes.roles(old, gm), {}, None, None)
+    for table in ("catalogue", "joins", "games", "gm"):
+        db.delete(table, name)
+    if (db.get("names", name.lower()) or {}).get("name") == name:
+        db.delete("names", name.lower())
+
+
+def games_of(db, address: str) -> dict[str, dict]:
+    """``{game: {"role", "power", "language"}}``: what ``address`` plays or masters."""
+    row = db.get("addresses", address) if address else None
+    return dict((row or {}).get("games", {}))

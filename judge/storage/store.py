@@ -1,12 +1,23 @@
-"""The judge's data file: named documents in tables, on TinyDB.
+"""The judge's store: documents keyed by (table, key), one small file per game
+and hash-sharded files for the judge-wide tables (:mod:`.layout`).
 
-One writer: a :meth:`Store.transaction` holds an exclusive lock (``flock`` on
-``<file>.lock``) from its start until its commit, so writers in several
-processes (the daemon, a GM's ``judge game`` command) take turns; read what you
-mean to change inside the transaction. All puts and deletes of a transaction are
-written together as one atomic file replace, or not at all. Readers take no
-lock: they see the file as of the last commit. A Store may be shared by
-threads; each thread's transaction takes the lock in turn.
+A lookup reads one file, whatever the number of games or the length of their
+history: the cost of a mail depends on its game alone. Files are TinyDB
+databases (read and written with :class:`~judge.storage.atomic.AtomicJSONStorage`;
+string document ids, see :func:`open_tinydb`); a phase record is a plain
+JSON file, written once.
+
+One writer: :meth:`Store.transaction` holds an exclusive lock
+(``writer.lock``) from its start to its commit, so writers in several
+processes take turns; a commit goes through the journal (:mod:`.journal`),
+so all its puts and deletes are made, or none. Readers take no lock and see
+each file as of some commit. With ``lazy_sync`` (the running judge's store)
+a commit fsyncs only its journal; the files it replaced are synced a few at
+a time by :meth:`Store.checkpoint` (at the latest after
+:data:`CHECKPOINT_COMMITS` commits or :data:`CHECKPOINT_SECONDS`), which
+then removes their journals — until then a power cut is repaired from them. Parsed files are cached, checked against the
+file's inode, size and modification time on every read (a new version of a
+file is always a new inode: every write replaces it).
 """
 
 from __future__ import annotations
@@ -16,28 +27,48 @@ import fcntl
 import json
 import os
 import threading
+import time
+from collections import OrderedDict
 from pathlib import Path
 
-from tinydb import Query, TinyDB
+from tinydb import TinyDB
+from tinydb.table import Table
 
-from .atomic import AtomicJSONStorage, atomic_write, remove_stale_temps
+from .. import faults
+from . import journal, layout
+from .atomic import AtomicJSONStorage, atomic_write, encode, fsync_dir, fsync_path, remove_temps
+
+CACHE_BYTES = 8 * 1024 * 1024
+"""Parsed files kept in memory, counted by their size on disk."""
+CHECKPOINT_COMMITS = 64
+CHECKPOINT_SECONDS = 1.0
+"""With ``lazy_sync``: files synced and journals removed at least this often."""
 
 
 class StoreError(Exception):
-    """The data file cannot be used, or a document cannot be stored. The message
-    names the file, table or key."""
+    """The store cannot be used, or a document cannot be stored. The message
+    names the folder, file, table or key."""
 
 
 class Transaction:
-    """Changes to make together; see :meth:`Store.transaction`."""
+    """Changes to make together; see :meth:`Store.transaction`. ``get``
+    reads the store as this transaction has changed it so far."""
 
-    def __init__(self):
+    def __init__(self, store: "Store | None" = None):
         self.changes: list[tuple[str, str, dict | None]] = []
+        self._store = store
+        self._staged: dict[tuple[str, str], dict | None] = {}
+
+    def get(self, table: str, key: str) -> dict | None:
+        if (table, key) in self._staged:
+            return self._staged[(table, key)]
+        return self._store.get(table, key) if self._store is not None else None
 
     def put(self, table: str, key: str, doc: dict) -> None:
         """Store ``doc`` (a JSON-ready dict, copied now) under ``key``, replacing
-        any document there. Raises StoreError for a non-JSON document."""
-        _check_name(table, key)
+        any document there. Raises StoreError for a non-JSON document or a
+        table/key the store cannot hold."""
+        _check(table, key)
         if not isinstance(doc, dict):
             raise StoreError(f"{table}/{key}: a document must be a dict")
         try:
@@ -45,100 +76,286 @@ class Transaction:
         except (TypeError, ValueError) as e:
             raise StoreError(f"{table}/{key}: not storable as JSON: {e}") from None
         self.changes.append((table, key, copy))
+        self._staged[(table, key)] = copy
 
     def delete(self, table: str, key: str) -> None:
         """Remove the document under ``key`` (nothing happens if there is none)."""
-        _check_name(table, key)
+        _check(table, key)
         self.changes.append((table, key, None))
+        self._staged[(table, key)] = None
 
 
 class Store:
-    """Tables of documents keyed by strings, in one JSON file at ``path``
-    (created, with its directory, if missing)."""
+    """The store folder ``root`` (created with its parents if missing).
+    Raises StoreError for a folder of another layout version, or a path that
+    is a file (a v1 ``judge.json``: see :mod:`judge.storage.upgrade`)."""
 
-    def __init__(self, path: str | Path):
-        self.path = Path(path)
-        self._lock_path = self.path.with_name(self.path.name + ".lock")
-        self._local = threading.local()   # per thread: inside a transaction?
+    def __init__(self, root: str | Path, lazy_sync: bool = False):
+        self.root = Path(root)
+        self.lazy_sync = lazy_sync
+        self._journals: list[Path] = []          # this writer's commits not yet checkpointed
+        self._seq_fd: int | None = None
+        self._unsynced: set[Path] = set()
+        self._since = 0.0
+        self.journal_dir = self.root / "journal"
+        self._lock_path = self.root / "writer.lock"
+        self._local = threading.local()
+        self._cache: OrderedDict[str, tuple[tuple, int, dict]] = OrderedDict()
+        self._cached_bytes = 0
+        self._cache_lock = threading.Lock()
+        if self.root.is_file():
+            raise StoreError(f"{self.root} is a file, not a store folder (a judge.json of the one-file "
+                             f"layout is upgraded with `judge store upgrade`)")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self._locked():
-                if not self.path.exists():
-                    atomic_write(self.path, b"{}")
+            self.root.mkdir(parents=True, exist_ok=True)
+            version = self.root / "VERSION"
+            if not version.exists():
+                for d in ("games", "tables", "journal"):
+                    (self.root / d).mkdir(exist_ok=True)
+                atomic_write(version, f"{layout.VERSION}\n".encode())
+            found = version.read_text().strip()
         except OSError as e:
-            raise StoreError(f"{self.path}: {e.strerror or e}") from None
-        self._db = TinyDB(self.path, storage=AtomicJSONStorage)
+            raise StoreError(f"{self.root}: {e.strerror or e}") from None
+        if found != layout.VERSION:
+            raise StoreError(f"{self.root}: store layout version {found!r}; this judge reads {layout.VERSION!r}")
 
+    @property
+    def path(self) -> Path:
+        return self.root
+
+    # ---- reading ---------------------------------------------------------------------
     def get(self, table: str, key: str) -> dict | None:
-        """The document under ``key``, or None. Raises StoreError if the file is
-        not valid JSON."""
-        try:
-            row = self._table(table).get(Query().key == key)
-        except ValueError as e:
-            raise StoreError(str(e)) from None
-        return None if row is None else row["doc"]
+        """The document under ``key``, or None. Documents are shared with other
+        readers of this Store: do not change one (put a new dict instead).
+        Raises StoreError for an unreadable file or a bad table/key."""
+        at = _check(table, key)
+        content = self._read(at.path)
+        if content is None or at.table is None:
+            return content
+        return content.get(at.table, {}).get(at.doc_id)
 
     def all(self, table: str) -> dict[str, dict]:
-        """``{key: document}`` of a table (empty if there is no such table).
-        Raises StoreError if the file is not valid JSON."""
-        try:
-            rows = self._table(table).all()
-        except ValueError as e:
-            raise StoreError(str(e)) from None
-        return {row["key"]: row["doc"] for row in rows}
+        """``{key: document}`` of a table that may be read whole
+        (:data:`~judge.storage.layout.SCANNABLE`: the outbox and the indexes the
+        scheduler and ``LIST`` read). Raises StoreError for another table."""
+        if table not in layout.SCANNABLE:
+            raise StoreError(f"table {table!r} is looked up by key, not read whole")
+        out: dict[str, dict] = {}
+        for rel in layout.shard_paths(table):
+            content = self._read(rel)
+            if content:
+                out.update(content.get(layout.ROWS, {}))
+        return out
 
+    def keys(self, table: str, shard: int) -> dict[str, dict]:
+        """The rows of one shard of a keyed table (pruning goes shard by shard)."""
+        content = self._read(layout.shard_path(table, shard))
+        return dict((content or {}).get(layout.ROWS, {}))
+
+    @staticmethod
+    def shards(table: str) -> int:
+        """How many shards the keyed table ``table`` has."""
+        return layout.SHARDS[table]
+
+    def game_names(self) -> list[str]:
+        """Every stored game's name, sorted (reads a folder listing only)."""
+        return layout.game_names(self.root)
+
+    def version(self) -> str:
+        """A token that changes with every commit (by any process)."""
+        try:
+            return (self.root / "seq").read_text().strip()
+        except FileNotFoundError:
+            return ""
+
+    def _read(self, rel: str):
+        path = self.root / rel
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            raise StoreError(f"{path}: {e.strerror or e}") from None
+        stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
+        with self._cache_lock:
+            hit = self._cache.get(rel)
+            if hit is not None and hit[0] == stamp:
+                self._cache.move_to_end(rel)
+                return hit[2]
+        try:
+            content = AtomicJSONStorage(path).read()
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as e:
+            raise StoreError(f"{path}: {e}") from None
+        if content is not None and not isinstance(content, dict):
+            raise StoreError(f"{path}: not a JSON object")
+        with self._cache_lock:
+            old = self._cache.pop(rel, None)
+            if old is not None:
+                self._cached_bytes -= old[1]
+            if st.st_size <= CACHE_BYTES // 4:
+                self._cache[rel] = (stamp, st.st_size, content)
+                self._cached_bytes += st.st_size
+                while self._cached_bytes > CACHE_BYTES:
+                    _rel, (_s, size, _c) = self._cache.popitem(last=False)
+                    self._cached_bytes -= size
+        return content
+
+    # ---- writing ---------------------------------------------------------------------
     @contextlib.contextmanager
     def transaction(self):
         """``with store.transaction() as tx: tx.put(...)``. On a clean exit every
-        put and delete is written with one temp file + fsync + ``os.replace``; on
-        an exception nothing is. Holds the writer lock throughout; does not nest.
-        Raises StoreError if the file cannot be written (nothing is changed)."""
+        put and delete is committed together (see module doc); on an exception
+        nothing is. Holds the writer lock throughout; does not nest. A journal
+        left by a crash is applied first. Raises StoreError if the store cannot
+        be written (nothing is changed)."""
         if getattr(self._local, "active", False):
             raise StoreError("transactions do not nest")
         self._local.active = True
         try:
             with self._locked():
-                remove_stale_temps(self.path)
-                tx = Transaction()
+                self._recover()
+                tx = Transaction(self)
                 yield tx
                 if tx.changes:
                     self._commit(tx.changes)
         finally:
             self._local.active = False
 
-    def close(self) -> None:
-        self._db.close()
+    def recover(self) -> int:
+        """Finish a commit a crash interrupted (apply the journal it left), as
+        the writer: call it before reading anything to act on. Returns how
+        many commits were finished. Raises StoreError."""
+        with self._locked():
+            return self._recover()
 
-    # ---- inside -------------------------------------------------------------------
-    def _table(self, name: str):
-        return self._db.table(name, cache_size=0)   # no query cache: another process may write
-
-    def _commit(self, changes) -> None:
-        # a TinyDB of its own, so readers of self._db never see a batch half made
-        db, rows = TinyDB(self.path, storage=AtomicJSONStorage), Query()
+    def _recover(self) -> int:
         try:
-            with db.storage.batch():
-                for table, key, doc in changes:
-                    t = db.table(table, cache_size=0)
-                    if doc is None:
-                        t.remove(rows.key == key)
-                    else:
-                        t.upsert({"key": key, "doc": doc}, rows.key == key)
+            remove_temps(self.journal_dir)
+            mine = {p.name for p in self._journals}
+            left = [p for p in journal.pending(self.journal_dir) if p.name not in mine]
+            for path in left:          # a crash while applying may have left temp files there too
+                try:
+                    for rel, _data in journal.read(path):
+                        remove_temps((self.root / rel).parent)
+                except journal.TornJournal:
+                    pass               # never committed: replay drops it
+            return journal.replay(self.root, left)
+        except (OSError, journal.JournalError) as e:
+            raise StoreError(f"{self.journal_dir}: cannot apply a commit left by a crash: {e}") from None
+
+    def _commit(self, changes: list[tuple[str, str, dict | None]]) -> None:
+        records: dict[str, dict | None] = {}       # whole-file documents (phase records)
+        databases: dict[str, dict] = {}            # TinyDB files: {table: {doc_id: doc}}
+        for table, key, doc in changes:
+            at = layout.place(table, key)
+            if at.table is None:
+                records[at.path] = doc
+                continue
+            content = databases.get(at.path)
+            if content is None:
+                base = self._read(at.path) or {}
+                content = databases[at.path] = {t: dict(rows) for t, rows in base.items()}
+            rows = content.setdefault(at.table, {})
+            if doc is None:
+                rows.pop(at.doc_id, None)
+            else:
+                rows[at.doc_id] = doc
+        files = {**records, **{rel: (c if any(c.values()) else None) for rel, c in databases.items()}}
+        # readers see a commit in this order: new records, judge-wide rows, games; removals last
+        order = sorted(files, key=lambda rel: (files[rel] is None, rel not in records,
+                                               rel.startswith("games/"), rel))
+        encoded = [(rel, None if files[rel] is None else encode(files[rel])) for rel in order]
+        try:
+            seq = self._next_seq()
+            path = journal.write(self.journal_dir, seq, encoded)
+            faults.checkpoint("journal_written")
+            journal.apply(self.root, encoded, faults.checkpoint, durable=not self.lazy_sync)
+            self._write_seq(seq)
+            if not self.lazy_sync:
+                os.unlink(path)
+                return
+            if not self._journals:
+                self._since = time.monotonic()
+            self._journals.append(path)
+            self._unsynced.update(self.root / rel for rel, _data in encoded)
+            if len(self._journals) >= CHECKPOINT_COMMITS or time.monotonic() - self._since > CHECKPOINT_SECONDS:
+                self._checkpoint()
         except OSError as e:
-            raise StoreError(f"{self.path}: cannot write: {e.strerror or e}") from None
-        except ValueError as e:   # the file is not valid JSON
-            raise StoreError(str(e)) from None
+            raise StoreError(f"{self.root}: cannot write: {e.strerror or e}") from None
+
+    def checkpoint(self, older_than: float = 0.0) -> None:
+        """Sync the files this writer's commits replaced and remove their
+        journals (``lazy_sync``; nothing to do otherwise, or when the oldest
+        of them is younger than ``older_than`` seconds). Raises StoreError."""
+        if not self._journals or time.monotonic() - self._since < older_than:
+            return
+        with self._locked():
+            try:
+                self._checkpoint()
+            except OSError as e:
+                raise StoreError(f"{self.root}: cannot sync: {e.strerror or e}") from None
+
+    def _checkpoint(self) -> None:
+        for path in sorted(self._unsynced):
+            fsync_path(path)
+        for folder in sorted({p.parent for p in self._unsynced}):
+            with contextlib.suppress(FileNotFoundError):
+                fsync_dir(folder)
+        for path in self._journals:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+        fsync_dir(self.journal_dir)
+        self._journals, self._unsynced = [], set()
+
+    def _write_seq(self, seq: int) -> None:
+        """Note the commit's number in ``seq`` (one in-place write, no fsync:
+        if a crash loses it, the next commit only reuses a number)."""
+        if self._seq_fd is None:
+            self._seq_fd = os.open(self.root / "seq", os.O_RDWR | os.O_CREAT, 0o644)
+        os.pwrite(self._seq_fd, str(seq).rjust(20).encode(), 0)
+
+    def _next_seq(self) -> int:
+        text = self.version()
+        return (int(text) if text.isdigit() else 0) + 1
 
     @contextlib.contextmanager
     def _locked(self):
-        fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise StoreError(f"{self._lock_path}: {e.strerror or e}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             yield
         finally:
             os.close(fd)
 
+    def close(self) -> None:
+        self.checkpoint()
+        with self._cache_lock:
+            self._cache.clear()
+            self._cached_bytes = 0
 
-def _check_name(table: str, key: str) -> None:
+
+class KeyedTable(Table):
+    """A TinyDB table whose document ids are the store's string keys."""
+    document_id_class = str
+
+
+def open_tinydb(path: str | Path) -> TinyDB:
+    """A store file opened with TinyDB itself (for tools and tests):
+    ``open_tinydb(p).table("live").get(doc_id="game")``."""
+    db = TinyDB(path, storage=AtomicJSONStorage)
+    db.table_class = KeyedTable
+    return db
+
+
+def _check(table: str, key: str) -> layout.Place:
     if not isinstance(table, str) or not table or not isinstance(key, str) or not key:
         raise StoreError(f"table and key must be non-empty strings, not {table!r}/{key!r}")
+    try:
+        return layout.place(table, key)
+    except layout.LayoutError as e:
+        raise StoreError(str(e)) from None

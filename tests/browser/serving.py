@@ -6,14 +6,14 @@ import contextlib
 import threading
 from pathlib import Path
 
-from judge.archive import Site
+from judge.archive import site_of
 from judge.game import Game
 from judge.storage import Store, save_game
 from judge.web import make_server
 
 
 def store_with(path: Path, *games: Game) -> Store:
-    """A data file at ``path`` holding ``games``."""
+    """A store folder at ``path`` holding ``games``."""
     store = Store(path)
     with store.transaction() as tx:
         for g in games:
@@ -25,7 +25,7 @@ def store_with(path: Path, *games: Game) -> Store:
 def serving(store: Store):
     """Serve the archive of ``store`` on 127.0.0.1 (a free port); yields the
     base URL (``http://127.0.0.1:PORT/``)."""
-    server = make_server(Site(lambda: store.all("games")), "127.0.0.1", 0)
+    server = make_server(site_of(store), "127.0.0.1", 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

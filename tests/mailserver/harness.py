@@ -79,8 +79,10 @@ class Dovecot:
                        check=False, capture_output=True)
 
 
-def running_dovecot(base: Path = Path("/tmp/judge-dovecot")) -> Dovecot | None:
-    """The instance ``.ci/run`` started with ``start.sh`` defaults, if it answers."""
+def running_dovecot(base: Path | None = None) -> Dovecot | None:
+    """The instance ``tests/run`` started (its folder in ``$MAIL_BASE``, else
+    ``start.sh``'s default), if it answers."""
+    base = base or Path(os.environ.get("MAIL_BASE") or "/tmp/judge-dovecot")
     try:
         env = dict(line.split("=", 1) for line in (base / "env").read_text().splitlines() if "=" in line)
         os.kill(int(env["DOVECOT_PID"]), 0)

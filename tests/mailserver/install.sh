@@ -16,9 +16,8 @@ if [ ! -e /usr/sbin/policy-rc.d ]; then
   chmod 0755 /usr/sbin/policy-rc.d
   trap 'rm -f /usr/sbin/policy-rc.d' EXIT
 fi
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends dovecot-imapd openssl >/dev/null
+. "$(dirname "${BASH_SOURCE[0]}")/../apt.sh"
+apt_install dovecot-imapd openssl
 if [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then
   systemctl disable --now dovecot.service dovecot.socket >/dev/null 2>&1 || true
 fi

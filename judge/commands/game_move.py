@@ -1,0 +1,69 @@
+"""``judge game move NAME --to-config FILE | --to DIR``: a game moves to
+another judge's data folder — its live state, GM record and whole history —
+and leaves this one. Both folders' writers do their part (:mod:`judge.commands.submit`):
+the other judge takes the game first (refused if it has a game of that name),
+then this one lets it go, so the game is never in neither folder. Mail
+already waiting in this judge's outbox still goes out from here; the players
+and the GM write to the other judge's address from now on (the command says
+which).
+"""
+
+from __future__ import annotations
+
+import sys
+from types import SimpleNamespace
+
+from .work import store_action
+
+
+def register_move(gsub, common) -> None:
+    m = gsub.add_parser("move", parents=[common], help="move a game to another judge's data folder",
+                        description=__doc__.split("\n\n")[0])
+    m.add_argument("name")
+    target = m.add_mutually_exclusive_group(required=True)
+    target.add_argument("--to-config", metavar="FILE", help="the other judge's TOML config")
+    target.add_argument("--to", metavar="DIR", help="the other judge's data folder")
+    m.set_defaults(func=run_move)
+
+
+def run_move(args) -> int:
+    from ..game import GameError
+    from ..storage import StoreError
+    from .game import _fail, _store, load_stored_game
+    from .submit import config_of, run_command, submit
+    try:
+        game = load_stored_game(args)
+        gm = _store(args).get("gm", game.name)
+        there = config_of(SimpleNamespace(config=args.to_config, data=args.to))
+    except (GameError, StoreError, OSError) as e:
+        return _fail(str(e))
+    if there.data_dir == config_of(args).data_dir:
+        return _fail("the game is in that data folder already")
+    work = {"action": "game arrive", "params": {"game": game.to_dict(), "gm": gm}, "argv": sys.argv[1:]}
+    result = submit(there, work)
+    if result.get("status") != 0:
+        print(f"judge game move: {there.data_dir}: {result.get('err') or result.get('out')}", file=sys.stderr)
+        return 2
+    print(result.get("out", ""))
+    return run_command(SimpleNamespace(**{**vars(args), "name": game.name}), "leave",
+                       {"to": str(there.data_dir)}, prog="judge game move")
+
+
+@store_action("game arrive")
+def arrive(db, now, args) -> str:
+    from .work import take_in
+    game = take_in(db, args.game, args.gm, " here")
+    ident = db.get("judge", "identity") or {}
+    return (f"Game {game.name} ({len(game.history)} phases, now {game.position.phase}) taken in; "
+            f"its players and GM write to {ident.get('address', 'this judge')} from now on.")
+
+
+@store_action("leave")
+def leave(db, now, args) -> str:
+    from ..game import GameError
+    from ..storage import delete_game, find_game
+    name = find_game(db, args.name)
+    if name is None:
+        raise GameError(f"no game named {args.name}")
+    delete_game(db, name)
+    return f"Game {name} left this judge for {args.to}."

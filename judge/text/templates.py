@@ -1,0 +1,105 @@
+"""The mail templates: one tree, ``templates/mail/``, for every language.
+
+Each template says its words once, in English, inside ``{% trans %}`` blocks
+or ``_()`` calls; the catalogue (:mod:`.catalogue`) gives the Chinese. A
+judgekeeper rewords a mail by copying its template into the folder
+``templates/mail/`` beside the config file (``[judge] templates``,
+:attr:`judge.config.Config.templates_dir`) and editing the copy: a template
+found there is taken instead of the shipped one, the others are still the
+shipped ones. The results of a phase are ``results/phase.txt``; the final
+report (SC table, scores, rewards) ``results/final.txt``.
+
+A mail template's first line is ``Subject: ...``, then a blank line, then
+the body. Filters: ``when(dt, tz)`` a UTC datetime in a time zone (IANA
+name), ``utc(dt)``, ``deadline(dt, tz)`` both (or UTC once), ``reason(x)``
+a reason or error in words, ``pad(text, width)`` text padded to a width
+in columns (a Chinese character takes two). Globals: ``lang``, ``words(map,
+names)`` (a :class:`~judge.text.words.Words`), ``phase_title(phase)``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+
+from .catalogue import TEMPLATES_DIR, check_lang, translations
+from .dates import format_deadline, format_time
+from .words import Words, phase_title
+
+MAIL_TEMPLATES = TEMPLATES_DIR / "mail"
+
+
+def width(text: str) -> int:
+    """Columns ``text`` takes in a fixed-width font (wide characters: two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in str(text))
+
+
+def pad(text, columns: int) -> str:
+    """``text`` followed by spaces up to ``columns`` columns (:func:`width`)."""
+    text = str(text)
+    return text + " " * max(columns - width(text), 0)
+
+
+def words_for(lang: str, names: str | None = None):
+    """``words(map_name, names=None)`` for templates: a cached
+    :class:`~judge.text.words.Words` in ``lang``, name set ``names`` (the
+    given default when the call names none)."""
+    cache: dict[tuple, Words] = {}
+
+    def words(map_name: str, names_: str | None = None) -> Words:
+        key = (map_name, names_ or names)
+        if key not in cache:
+            cache[key] = Words(map_name, lang, key[1])
+        return cache[key]
+    return words
+
+
+@lru_cache(maxsize=None)
+def environment(lang: str, overrides: Path | None = None) -> Environment:
+    """The Jinja2 environment of the mail templates in ``lang`` (cached):
+    ``overrides/mail/`` first when given (a judgekeeper's copies), then the
+    shipped tree. ValueError for another language."""
+    check_lang(lang)
+    loaders = [FileSystemLoader(str(MAIL_TEMPLATES))]
+    if overrides is not None:
+        loaders.insert(0, FileSystemLoader(str(Path(overrides) / "mail")))
+    env = Environment(loader=ChoiceLoader(loaders), autoescape=False, undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                      extensions=["jinja2.ext.i18n", "jinja2.ext.do"])
+    env.install_gettext_translations(translations(lang), newstyle=True)
+    w = Words("standard", lang)
+    env.filters["when"] = lambda dt, tz="UTC": format_time(dt, tz, lang)
+    env.filters["utc"] = lambda dt: format_time(dt, "UTC", lang)
+    env.filters["deadline"] = lambda dt, tz="UTC": format_deadline(dt, tz, lang)
+    env.filters["reason"] = lambda e, words=None: (words or w).reason(e)
+    env.filters["pad"] = pad
+    env.filters["width"] = width
+    env.globals.update(lang=lang, phase_title=lambda phase: phase_title(phase, lang),
+                       width=width, pad=pad, zh=lang != "en", result_sentence=_result_sentence)
+    return env
+
+
+def _result_sentence(n: dict, w: Words, tz: str = "UTC") -> str:
+    from .reports import result_sentence      # reports renders templates: imported when used
+    return result_sentence(n, w, tz)
+
+
+def render_text(name: str, lang: str, overrides: Path | None = None, **context) -> str:
+    """Template ``name`` rendered in ``lang`` with ``context``: the text.
+    Raises jinja2.TemplateNotFound and jinja2.UndefinedError (a context key
+    is missing)."""
+    return environment(lang, overrides).get_template(name).render(**context)
+
+
+def render(name: str, lang: str, overrides: Path | None = None, **context) -> tuple[str, str]:
+    """A mail template ``name`` (e.g. ``"reply.txt"``) -> (subject, body).
+    Raises as :func:`render_text`, and ValueError for a template whose first
+    line is not ``Subject: ...``."""
+    text = render_text(name, lang, overrides, **context)
+    first, _, body = text.partition("\n")
+    if not first.startswith("Subject:"):
+        raise ValueError(f"template {name}: the first line must be 'Subject: ...'")
+    return first.removeprefix("Subject:").strip(), body.lstrip("\n").rstrip() + "\n"
