@@ -13,11 +13,12 @@ import json
 import sys
 from pathlib import Path
 
+from .common import open_store
 from .work import store_action
 
 
 def register(sub) -> None:
-    from .game import add_data_options
+    from .common import add_data_options
     common = argparse.ArgumentParser(add_help=False)
     add_data_options(common)
     p = sub.add_parser("archive", help="write the archive as static files or a game as JSON",
@@ -44,13 +45,6 @@ def register(sub) -> None:
     i.add_argument("name")
     i.add_argument("--rules", default="droidippy", help="rule profile (default: droidippy)")
     i.set_defaults(func=run_import)
-
-
-def open_store(args):
-    """The store of ``--data``/``--config`` (see :func:`judge.commands.game.data_dir`);
-    StoreError."""
-    from .game import _store
-    return _store(args)
 
 
 def run_build(args) -> int:

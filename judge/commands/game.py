@@ -25,6 +25,7 @@ from ..rules.options import PROFILES
 from ..rules.scoring import AWARD_MODES, AWARD_TIE_RULES, SYSTEMS
 from ..rules.victory import DRAW_MEMBERS, DRAW_VOTES, SOLO_RULES, TIE_RULES
 from ..text.words import phase_title
+from .common import add_data_options, fail, load_stored_game, results_text, update_game
 from .work import game_action, store_action
 
 # judge game new --flag -> settings key (judge.game.setting_text)
@@ -41,17 +42,6 @@ VICTORY_FLAGS = (
     ("--awards", "awards", AWARD_MODES, "best strategy/diplomacy awards named by the GM or voted by the leaders"),
     ("--award-tie", "award_tie", AWARD_TIE_RULES, "a tied award vote: the GM decides, share, or most SCs"),
 )
-
-
-DATA_HELP = ("data folder: the [judge] data_dir of --config FILE, else $JUDGE_DATA, else "
-             "./judge-data (the folder `judge serve` uses)")
-
-
-def add_data_options(parser) -> None:
-    """``--data DIR`` and ``--config FILE``: where the store is (see module doc)."""
-    parser.add_argument("--data", metavar="DIR", help=DATA_HELP)
-    parser.add_argument("--config", metavar="FILE",
-                        help="the judge's TOML config, for its data_dir (as `judge serve --config`)")
 
 
 def register(sub) -> None:
@@ -119,56 +109,6 @@ def register(sub) -> None:
     register_move(gsub, common)
 
 
-def data_dir(args) -> Path:
-    """The data folder of ``--data``/``--config`` (see module doc). Raises
-    ConfigError for a bad config file."""
-    from ..config import data_dir_for
-    return data_dir_for(getattr(args, "data", None), getattr(args, "config", None))
-
-
-def _store(args):
-    """The store of the data folder, to read; StoreError (also for a bad
-    --config, or a folder holding no store: nothing is made there)."""
-    from ..config import STORE_NAME, ConfigError
-    from ..storage import Store, StoreError
-    try:
-        folder = data_dir(args)
-    except ConfigError as e:
-        raise StoreError(str(e)) from None
-    if not (folder / STORE_NAME).is_dir():
-        raise StoreError(f"no judge data in {folder} (give the judge's --config FILE or --data DIR)")
-    return Store(folder / STORE_NAME)
-
-
-def _fail(message: str) -> int:
-    print(f"judge game: {message}", file=sys.stderr)
-    return 2
-
-
-def load_stored_game(args, name: str | None = None):
-    """The game ``name`` (default ``args.name``) from the store, to read (any
-    letter case). Raises StoreError, GameError."""
-    from ..game import GameError
-    from ..storage import StoreError, find_game, load_game
-    name = name or args.name
-    try:
-        store = _store(args)
-    except StoreError as e:
-        raise GameError(f"no game named {name}: {e}") from None
-    found = find_game(store, name)
-    game = load_game(store, found) if found else None
-    if game is None:
-        raise GameError(f"no game named {name}")
-    return game
-
-
-def update_game(args, action: str, extra: dict | None = None) -> int:
-    """Have the writer run the game action ``action`` (:mod:`judge.commands.work`)
-    on game ``args.name``; print its answer."""
-    from .submit import run_command
-    return run_command(args, action, extra)
-
-
 def run_new(args) -> int:
     return update_game(args, "new")
 
@@ -199,7 +139,7 @@ def run_orders(args) -> int:
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        return _fail(f"cannot read {args.file}: {e}")
+        return fail(f"cannot read {args.file}: {e}")
     return update_game(args, "orders", {"text": text, "file": None})
 
 
@@ -259,7 +199,7 @@ def run_show(args) -> int:
         game = load_stored_game(args)
         records = [game.record(args.phase)] if args.phase else last_adjudication(game)
     except (GameError, StoreError) as e:
-        return _fail(str(e))
+        return fail(str(e))
     if not records:
         print(f"Game {game.name}: {phase_title(str(game.phase))} ({game.phase}); nothing adjudicated yet.")
         return 0
@@ -279,21 +219,7 @@ def last_adjudication(game) -> list:
     return out
 
 
-def results_text(game, records) -> str:
-    """The results of ``records`` (one adjudication) in English, as the results
-    mail and ``HISTORY`` tell them (:func:`judge.archive.text.history_text`)."""
-    from ..archive.text import history_text
-    return history_text(game, records[0].phase, records[-1].phase)
-
-
 # ---- settings and the end of the game ------------------------------------------------
-def power_arg(game, text: str) -> str:
-    """A power named in English or Chinese, any case."""
-    from ..maps import load_names
-    from ..notation.names import name_index
-    return name_index(game.map, load_names(game.map_name)).power(text) or game.power(text)
-
-
 def run_set(args) -> int:
     return update_game(args, "set")
 

@@ -13,7 +13,7 @@ from ..game import GameError, master, turns
 from ..text import english
 from ..text.reasons import tie_reason
 from ..text.words import phase_title
-from .game import _fail, load_stored_game, power_arg, update_game
+from .common import fail, load_stored_game, power_arg, update_game
 from .work import game_action
 
 
@@ -171,7 +171,7 @@ def run_scores(args) -> int:
         game = load_stored_game(args)
         text = final_text(game, args.lang, args.tz) if game.finished else standing_text(game)
     except (GameError, StoreError) as e:
-        return _fail(str(e))
+        return fail(str(e))
     print(text, end="")
     return 0
 

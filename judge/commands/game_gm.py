@@ -27,7 +27,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from ..text.words import phase_title
-from .game import _fail, load_stored_game, power_arg, results_text, update_game
+from .common import fail, load_stored_game, power_arg, results_text, update_game
 from .work import game_action
 
 ACTIONS = ("start", "deadline", "extend", "pause", "resume", "process", "rollback", "eject",
@@ -162,7 +162,7 @@ def run_gm(args) -> int:
         try:
             text, _ = gm_action(load_stored_game(args), "status", args.args, None)
         except (GameError, StoreError) as e:
-            return _fail(str(e))
+            return fail(str(e))
         print(text)
         return 0
     return update_game(args, "gm")

@@ -29,16 +29,16 @@ def register_move(gsub, common) -> None:
 def run_move(args) -> int:
     from ..game import GameError
     from ..storage import StoreError
-    from .game import _fail, _store, load_stored_game
+    from .common import fail, load_stored_game, open_store
     from .submit import config_of, run_command, submit
     try:
         game = load_stored_game(args)
-        gm = _store(args).get("gm", game.name)
+        gm = open_store(args).get("gm", game.name)
         there = config_of(SimpleNamespace(config=args.to_config, data=args.to))
     except (GameError, StoreError, OSError) as e:
-        return _fail(str(e))
+        return fail(str(e))
     if there.data_dir == config_of(args).data_dir:
-        return _fail("the game is in that data folder already")
+        return fail("the game is in that data folder already")
     work = {"action": "game arrive", "params": {"game": game.to_dict(), "gm": gm}, "argv": sys.argv[1:]}
     result = submit(there, work)
     if result.get("status") != 0:

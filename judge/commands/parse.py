@@ -34,7 +34,7 @@ def register(sub) -> None:
     p.add_argument("--phase", default=None,
                    help="phase name such as S1901M, F1901R, W1901A (default: S1901M, or the game's)")
     p.add_argument("--game", metavar="NAME", help="read the orders against this stored game")
-    from .game import add_data_options
+    from .common import add_data_options
     add_data_options(p)
     p.add_argument("--power", help="whose orders these are (checks that the units are theirs)")
     p.add_argument("--json", action="store_true",
@@ -45,7 +45,7 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _fail(message: str) -> int:
+def fail(message: str) -> int:
     print(f"judge parse: {message}", file=sys.stderr)
     return 2
 
@@ -58,33 +58,33 @@ def _context(args):
     if args.game:
         from ..game import GameError
         from ..storage import StoreError
-        from .game import load_stored_game
+        from .common import load_stored_game
         try:
             game = load_stored_game(args, name=args.game)
         except (GameError, StoreError) as e:
-            return None, _fail(str(e))
+            return None, fail(str(e))
         if args.phase and args.phase.strip().upper() != game.position.phase:
-            return None, _fail(f"game {args.game} is in phase {game.position.phase}, not {args.phase}")
+            return None, fail(f"game {args.game} is in phase {game.position.phase}, not {args.phase}")
         game_map = game.map
         names = name_index(game_map, load_names(game.map_name))
         try:
             power = game.power(args.power) if args.power else None
         except ValueError as e:
-            return None, _fail(str(e))
+            return None, fail(str(e))
         ctx = ParseContext(game_map, names, Phase.parse(game.position.phase).kind, game.position, power)
         return (ctx, game.settings.rule_options), None
     try:
         phase = Phase.parse(args.phase or "S1901M")
     except ValueError as e:
         from ..text import english
-        return None, _fail(english(e))
+        return None, fail(english(e))
     game_map = load_map("standard")
     names = name_index(game_map, load_names("standard"))
     power = None
     if args.power:
         power = names.power(args.power)
         if power is None:
-            return None, _fail(f"no power {args.power!r}: {', '.join(game_map.powers)}")
+            return None, fail(f"no power {args.power!r}: {', '.join(game_map.powers)}")
     position = Position.start(game_map) if phase.kind == "M" else None
     return (ParseContext(game_map, names, phase.kind, position, power), DEFAULT_RULES), None
 

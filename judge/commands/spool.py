@@ -18,7 +18,7 @@ import sys
 
 
 def register(sub) -> None:
-    from .game import DATA_HELP
+    from .common import DATA_HELP
     p = sub.add_parser("spool", help="list, retry or resend mails in the spool and the outbox",
                        description="Show incoming mails waiting or set aside and outgoing mails not "
                                    "sent; send a set-aside mail back for another try; send a failed "
@@ -37,7 +37,7 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _fail(message: str, status: int = 1) -> int:
+def fail(message: str, status: int = 1) -> int:
     print(f"judge spool: {message}", file=sys.stderr)
     return status
 
@@ -50,11 +50,11 @@ def run(args) -> int:
     try:
         cfg = load_config(args.config)
     except ConfigError as e:
-        return _fail(str(e), 2)
+        return fail(str(e), 2)
     if args.data:
         cfg.judge.data_dir = str(Path(args.data).resolve())
     if not cfg.spool_dir.is_dir():
-        return _fail(f"no spool at {cfg.spool_dir} (the judge has not run with this data folder)")
+        return fail(f"no spool at {cfg.spool_dir} (the judge has not run with this data folder)")
     spool = Spool(cfg.spool_dir)
     outbox = {}
     if cfg.store_path.exists():
@@ -64,7 +64,7 @@ def run(args) -> int:
         try:
             entry = spool.retry(args.key)
         except KeyError:
-            return _fail(f"no set-aside mail with key or name {args.key!r} (see `judge spool list`)")
+            return fail(f"no set-aside mail with key or name {args.key!r} (see `judge spool list`)")
         print(f"sent back for another try: {entry.key} ({entry.name})")
         return 0
     if args.action == "resend":
@@ -82,14 +82,14 @@ def _resend(spool, outbox: dict, args) -> int:
         mid = mid if mid.startswith("<") else f"<{mid.strip('<>')}>"
         row = outbox.get(mid)
         if row is None:
-            status = _fail(f"no outgoing mail {mid} (see `judge spool list`)")
+            status = fail(f"no outgoing mail {mid} (see `judge spool list`)")
         elif row.get("status") != "failed":
-            status = _fail(f"{mid} has not failed: it is {row.get('status')} (the judge keeps trying "
+            status = fail(f"{mid} has not failed: it is {row.get('status')} (the judge keeps trying "
                            f"pending mails by itself)")
         else:
             ids.append(mid)
     if not ids and not args.ids:
-        return _fail("name a MESSAGE-ID, or --failed" if not args.failed else "no outgoing mail has failed")
+        return fail("name a MESSAGE-ID, or --failed" if not args.failed else "no outgoing mail has failed")
     for mid in dict.fromkeys(ids):
         spool.request_resend(mid)
         print(f"to send again: {mid} to {', '.join(outbox[mid]['to'])}")

@@ -15,7 +15,7 @@ import sys
 
 
 def register(sub) -> None:
-    from .game import add_data_options
+    from .common import add_data_options
     common = argparse.ArgumentParser(add_help=False)
     add_data_options(common)
     p = sub.add_parser("store", help="upgrade or inspect the judge's store",
@@ -67,9 +67,9 @@ def run_upgrade(args) -> int:
 
 def run_status(args) -> int:
     from ..storage import StoreError
-    from .game import _store
+    from .common import open_store
     try:
-        store = _store(args)
+        store = open_store(args)
         catalogue = store.all("catalogue")
         outbox = store.all("outbox")
     except StoreError as e:

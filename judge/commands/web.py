@@ -15,7 +15,7 @@ def register(sub) -> None:
                                    "DIR/judge.json (read afresh for every page). Stop with Ctrl-C.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8080, help="port (default: 8080; 0: any free port)")
-    from .game import add_data_options
+    from .common import add_data_options
     add_data_options(p)
     p.set_defaults(func=run)
 
@@ -24,7 +24,7 @@ def run(args) -> int:
     from ..archive import site_of
     from ..storage import StoreError
     from ..web import make_server
-    from .archive import open_store
+    from .common import open_store
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
         store = open_store(args)
