@@ -120,15 +120,18 @@ class Limits:
     """Bounds on one inbound mail (issue 12): ``mail_bytes`` read (the rest is
     not), MIME nesting ``mime_depth`` and ``mime_parts``, and the
     ``order_lines`` and ``command_lines`` taken from one mail, and
-    ``line_chars``: a longer line is refused unread; 0 = no limit.
-    Beyond a limit the judge reads what came before and says in its answer
-    what was over and what was still taken (:mod:`judge.mail.limits`)."""
+    ``line_chars``: a longer line is refused unread; ``mail_seconds``: the
+    time one mail's lines may take (checked between lines), so that no mail
+    holds the others up; 0 = no limit. Beyond a limit the judge reads what
+    came before and says in its answer what was over and what was still
+    taken (:mod:`judge.mail.limits`)."""
     mail_bytes: int = 512 * 1024
     mime_depth: int = 10
     mime_parts: int = 100
     order_lines: int = 300
     command_lines: int = 100
     line_chars: int = 1000
+    mail_seconds: float = 1.5
 
 
 @dataclass

@@ -151,3 +151,15 @@ def test_a_game_moves_to_another_judges_data_folder(tmp_path, capsys, monkeypatc
     assert main(["game", "move", "mv1", "--to", str(there), "--data", str(here)]) == 2
     assert "exists here already" in capsys.readouterr().err
     assert load_game(Store(here / "store"), "mv1") is not None           # refused there: kept here
+
+
+def test_a_command_on_a_folder_without_a_judge_makes_nothing_there(tmp_path, monkeypatch, capsys):
+    """`judge game ...` run in the wrong folder says so and leaves no empty
+    judge-data behind (only `judge game new` starts a data folder)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("JUDGE_DATA", raising=False)
+    for argv in (["game", "set", "nosuch", "solo=16"], ["game", "gm", "nosuch", "extend", "24h"],
+                 ["game", "gm", "nosuch", "status"], ["game", "show", "nosuch"], ["game", "process", "nosuch"]):
+        assert main(argv) == 2, argv
+        assert "no judge data in" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

@@ -64,6 +64,22 @@ def test_command_lines_and_long_lines(tmp_path):
     assert "F Bre - Mao" in text
 
 
+def test_a_mail_over_its_time_is_read_no_further_and_says_so(tmp_path, monkeypatch):
+    """[limits] mail_seconds: a mail whose lines take too long (here every
+    order line is made to take 0.3 s) stops being read at the budget, with a
+    note; what was read stands, so no mail holds the others up for long."""
+    import judge.mail.commands as commands
+    j = seated(tmp_path, mail_seconds=0.7)
+    clock = iter(i * 0.3 for i in range(1000))          # one tick a line: 0.3, 0.6, then 0.9 > 0.7
+    monkeypatch.setattr(commands.time, "monotonic", lambda: next(clock))
+    text = j.text("fr@x.org", "SIGNON g1\nA Par - Bur\nF Bre - Mao\nA Mar - Spa\n")
+    said = " ".join(text.split())
+    assert 'took the judge more than 0.7 seconds, so it stopped: the lines before "F Bre - Mao" were read' in said
+    assert "it and the 1 line(s) after it were not" in said
+    orders = [e["text"] for e in j.game("g1")["orders"]["France"] if not e["replaced"]]
+    assert orders == ["A Par - Bur"]
+
+
 def test_bound_raw_cuts_bytes_depth_and_parts():
     raw = head() + b"\r\n" + b"A Par - Bur\r\n" * 1000
     cut, notes = bound_raw(raw, replace(Config().limits, mail_bytes=1000))
@@ -166,3 +182,18 @@ def test_long_and_deep_mails_through_the_smtp_listener(serve):
     assert "the judge reads the first 524288 bytes" in by["<big@x>"] and "F Bre - Mao" in by["<big@x>"]
     assert "nested more than 10 deep" in by["<deep1000@x>"]
     assert "SIGNON GAME" in by["<nul@x>"]
+
+
+def test_a_mail_checks_a_bounded_number_of_passwords(tmp_path):
+    """Issue 12 point 1: a SIGNON with a wrong password from an address the
+    judge does not know would try every power's (scrypt, slow on purpose);
+    the judge tries at most MAX_PASSWORD_CHECKS a mail and says how to sign on."""
+    from judge.mail.commands import MAX_PASSWORD_CHECKS
+    j = seated(tmp_path)
+    for p, who in (("Germany", "de"), ("Italy", "it"), ("Russia", "ru"), ("Turkey", "tr")):
+        j.text(f"{who}@x.org", f"JOIN g1 {who}pass1 {p}")
+    text = " ".join(j.text("stranger@x.org", "SIGNON g1 wrongpass").split())
+    assert f"checks at most {MAX_PASSWORD_CHECKS} passwords for one mail" in text
+    assert "SIGNON Fg1 PASSWORD" in text
+    text = " ".join(j.text("stranger@x.org", "SIGNON Fg1 frpass1\nA Par - Bur").split())
+    assert "as France" in text and "A Par - Bur" in text             # the letter form: one check

@@ -296,3 +296,16 @@ def test_a_command_line_commit_during_a_batch_is_not_overwritten(tmp_path):
     drain(worker)
     assert Racing.calls == 2
     assert store.get("games", "g") == {"changed": "by the GM's command line", "mail": "m1@players.example"}
+
+
+def test_the_handler_keeps_a_bounded_number_of_games_in_memory(tmp_path, monkeypatch):
+    """Issue 12 point 9 (memory flat under load): mails to ever new games do
+    not make the handler keep every game it has read."""
+    import judge.mail.commands as commands
+    monkeypatch.setattr(commands, "GAME_CACHE", 3)
+    handler = MailCommands(Config())
+    worker, store, spool, sent, _ = make(tmp_path, handler)
+    for i in range(8):
+        spool.put(inbound(f"CREATE m{i} secret\n", f"<m{i}@x>"), {"source": "smtp"})
+    drain(worker)
+    assert len(sent) == 8 and list(handler._games) == ["m5", "m6", "m7"]

@@ -28,6 +28,9 @@ from ..storage.owner import claim, holder
 WAIT_SECONDS = 120.0
 """How long a command waits for a running judge before it gives up (its work stays queued)."""
 
+MAKES_GAMES = frozenset({"new", "archive import", "game arrive"})
+"""Actions that may start a data folder: the others need a store already."""
+
 
 def run_command(args, action: str, extra: dict | None = None, prog: str = "judge game") -> int:
     """Run ``action`` (:mod:`judge.commands.work`) with the command-line
@@ -40,7 +43,11 @@ def run_command(args, action: str, extra: dict | None = None, prog: str = "judge
     work = {"action": action, "params": params, "argv": sys.argv[1:]}
     try:
         cfg = config_of(args)
-        result = submit(cfg, work)
+        if action not in MAKES_GAMES and not cfg.store_path.is_dir() and not cfg.v1_store_path.is_file():
+            result = {"status": 2, "out": "", "err": f"no judge data in {cfg.data_dir} (give the judge's "
+                                                       f"--config FILE or --data DIR); nothing was made there"}
+        else:
+            result = submit(cfg, work)
     except (ConfigError, StoreError, OSError) as e:
         result = {"status": 2, "out": "", "err": str(e)}
     if result.get("out"):

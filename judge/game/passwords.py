@@ -1,8 +1,10 @@
 """Per-game passwords, stored only as salted scrypt hashes.
 
 Format: ``scrypt$<n>$<r>$<p>$<salt hex>$<hash hex>``. :func:`verify_password`
-compares in constant time and remembers (in memory only, keyed by a SHA-256 of
-the password) the pairs it has checked and whether they matched, so a player
+compares in constant time and remembers (in memory only, keyed by an HMAC of
+the password under a key made at start, never a plain hash: a look at the
+process's memory gives nothing to guess against) the pairs it has checked
+and whether they matched, so a player
 signing on in every mail, or a mail repeating a line, does not pay for scrypt
 each time.
 """
@@ -23,14 +25,15 @@ def hash_password(password: str) -> str:
     return f"scrypt${_N}${_R}${_P}${salt.hex()}${digest.hex()}"
 
 
-_checked: dict[tuple[str, str], bool] = {}   # (stored hash, sha256 of password) -> it matches
+_checked: dict[tuple[str, str], bool] = {}   # (stored hash, HMAC of password) -> it matches
+_KEY = os.urandom(32)
 
 
 def verify_password(password: str, stored: str | None) -> bool:
     """True if ``password`` matches ``stored`` (False for None or a malformed hash)."""
     if not stored:
         return False
-    key = (stored, hashlib.sha256(password.encode("utf-8", "surrogatepass")).hexdigest())
+    key = (stored, hmac.new(_KEY, password.encode("utf-8", "surrogatepass"), "sha256").hexdigest())
     if key in _checked:
         return _checked[key]
     try:

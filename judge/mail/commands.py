@@ -72,8 +72,9 @@ import hashlib
 import logging
 import re
 import textwrap
+import time
 import unicodedata
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Protocol
@@ -211,6 +212,7 @@ _NAMES_WORDS = {"house": "house", "standard": "standard", "家规": "house", "�
 log = logging.getLogger("judge.mail")
 MAX_NOISE = 20       # lines that are neither commands nor orders, shown before the rest is skipped
 MAX_PASSWORD_LINES = 5   # lines with a password read from one mail (CREATE, JOIN, SIGNON, SET PASSWORD, REPLACE)
+MAX_PASSWORD_CHECKS = 4  # stored passwords checked for one mail (each costs scrypt, tens of ms, on purpose)
 MAX_SHOWN = 20       # order lines replaced by later lines of the same mail, quoted in the answer
 
 
@@ -349,8 +351,13 @@ class _Session:
     notes: list[str] = field(default_factory=list)         # notes on this mail for the reply
     secrets: set[str] = field(default_factory=set)         # passwords in this mail: masked in replies
     password_lines: int = 0                                # lines with a password read so far
+    password_checks: int = 0                               # stored hashes checked so far (scrypt each)
     verified: str | None = None                            # how From was verified ("" not; None not checked)
     extra: list = field(default_factory=list)              # mails to others this mail makes (JOIN approval)
+
+
+GAME_CACHE = 64
+"""Games the handler keeps decoded between mails (see :class:`MailCommands`)."""
 
 
 class MailCommands(GameCommands, EndCommands, ArchiveCommands):
@@ -362,8 +369,10 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         self.dnsfunc = dnsfunc                # DNS TXT lookups of the DKIM check (None: dkimpy's own)
         # game name -> (the stored document, the Game it was made from): a mail that
         # finds exactly that document (same object) takes the Game instead of
-        # decoding it again; it is put back only when that mail's handling succeeded
-        self._games: dict[str, tuple[dict, Game]] = {}
+        # decoding it again; it is put back only when that mail's handling
+        # succeeded. At most GAME_CACHE games, the latest first (a judge of many
+        # games must not keep every game it ever read)
+        self._games: OrderedDict[str, tuple[dict, Game]] = OrderedDict()
 
     # ---- entry point ---------------------------------------------------------------
     def handle(self, mail: InboundMail, db, now: datetime) -> list[Reply]:
@@ -376,10 +385,15 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             return Unanswered("denied")
         s = _Session(mail, db, now)
         lines, i = mail.text.split("\n"), 0
+        budget = self.cfg.limits.mail_seconds
+        until = time.monotonic() + budget if budget else None
         while i < len(lines):
             line, i = clean_line(lines[i]), i + 1
             if not line.strip():
                 continue
+            if until is not None and time.monotonic() > until:      # this mail must not hold the others up
+                self._out_of_time(s, lines, i - 1, budget)
+                break
             if self.cfg.limits.line_chars and len(line) > self.cfg.limits.line_chars:
                 if not self._over(s, "command_lines", lines, i - 1):
                     self._error(s, line[:60] + "…", "line_too_long", chars=len(line),
@@ -433,6 +447,9 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         for name in sorted(s.dirty):
             save_game(s.db, s.games[name])
             self._games[name] = (s.db.get("games", name), s.games[name])
+            self._games.move_to_end(name)
+            while len(self._games) > GAME_CACHE:
+                self._games.popitem(last=False)
         if not self._answer_refused(s):
             return Unanswered("refused-limit")
         notices = self.notice_replies(s)      # first: it tells the results which final report goes out
@@ -472,6 +489,25 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             return False
         s.db.put("refused", sender, {"ok": False, "answered": s.now.isoformat()})
         return True
+
+    @staticmethod
+    def _verify(s: _Session, password: str, stored: str | None) -> bool:
+        """:func:`verify_password`, at most :data:`MAX_PASSWORD_CHECKS` stored
+        passwords a mail (scrypt is slow on purpose: a mail must not make the
+        judge try every power's password over and over)."""
+        if not stored:
+            return False
+        if s.password_checks >= MAX_PASSWORD_CHECKS:
+            return False
+        s.password_checks += 1
+        return verify_password(password, stored)
+
+    def _out_of_time(self, s: _Session, lines: list[str], i: int, budget: float) -> None:
+        """The mail's lines took more than ``budget`` seconds: read no further,
+        and say from which line on nothing was read (what came before stands)."""
+        rest = sum(1 for line in lines[i + 1:] if line.strip())
+        s.notes.append(f"mail_seconds:{budget:g}:{rest}:{clean_line(lines[i]).strip()[:80]}")
+        log.warning("mail %s from %s: over %g s; %d line(s) not read", s.mail.key, s.mail.sender, budget, rest)
 
     def _over(self, s: _Session, limit: str, lines: list[str], i: int) -> bool:
         """Count one more line of kind ``limit`` (``order_lines``,
@@ -740,7 +776,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         access = game.settings.access
         if access.access == "invite" and not access.invites(sender):
             return self._error(s, cmd.line, "not_invited", game=game.name)
-        if access.access == "password" and (key is None or not verify_password(key, access.join_password_hash)):
+        if access.access == "password" and (key is None or not self._verify(s, key, access.join_password_hash)):
             return self._error(s, cmd.line, "join_password_needed" if key is None else "bad_join_password",
                                game=game.name)
         power = self._power_to_join(s, cmd, game, password, args[2:])
@@ -763,7 +799,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         if not free:
             return self._error(s, cmd.line, "game_full", game=game.name)
         if not wanted_words and reserved:
-            power = next((p for p in reserved if verify_password(password, game.players[p].password_hash)),
+            power = next((p for p in reserved if self._verify(s, password, game.players[p].password_hash)),
                          None) or next((p for p in free if p not in reserved), None)
             if power is None:
                 return self._error(s, cmd.line, "bad_password", game=game.name)
@@ -778,7 +814,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         if wanted not in free:
             return self._error(s, cmd.line, "power_taken", game=game.name, map=game.map_name,
                                power=wanted, free=free)
-        if wanted in reserved and not verify_password(password, game.players[wanted].password_hash):
+        if wanted in reserved and not self._verify(s, password, game.players[wanted].password_hash):
             return self._error(s, cmd.line, "bad_password", game=game.name)
         return wanted
 
@@ -909,14 +945,16 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             # letter form, SIGNON Fgame); stop at the first match (scrypt is slow on purpose)
             others = [] if mine and letter is None else [p for p in candidates if p not in mine]
             chosen = next((p for p in mine + others
-                           if verify_password(password, game.players[p].password_hash)), False)
-            if chosen is False and may_be_gm and verify_password(password, gm.get("password_hash")):
+                           if self._verify(s, password, game.players[p].password_hash)), False)
+            if chosen is False and may_be_gm and self._verify(s, password, gm.get("password_hash")):
                 chosen = None
         if chosen is False:
             former = self._former_power(game, sender)
             if former is not None:
                 return self._error(s, cmd.line, "no_longer_playing", game=game.name, map=game.map_name,
                                    power=former)
+            if password is not None and s.password_checks >= MAX_PASSWORD_CHECKS:
+                return self._error(s, cmd.line, "password_checks", game=game.name, limit=MAX_PASSWORD_CHECKS)
             return self._error(s, cmd.line, "password_needed" if password is None else "bad_password",
                                game=game.name)
         self._enter(s, game, chosen)
