@@ -943,11 +943,16 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         else:
             # a sender on record signs on as its own power (or the GM; another power with the
             # letter form, SIGNON Fgame); stop at the first match (scrypt is slow on purpose)
-            others = [] if mine and letter is None else [p for p in candidates if p not in mine]
-            chosen = next((p for p in mine + others
-                           if self._verify(s, password, game.players[p].password_hash)), False)
-            if chosen is False and may_be_gm and self._verify(s, password, gm.get("password_hash")):
-                chosen = None
+            the_gm = may_be_gm and bool(sender) and gm.get("address") == sender
+            others = [] if (mine or the_gm) and letter is None else [p for p in candidates if p not in mine]
+            if the_gm and self._verify(s, password, gm.get("password_hash")):
+                chosen = None                          # the GM from the address on record: checked first
+            else:
+                chosen = next((p for p in mine + others
+                               if self._verify(s, password, game.players[p].password_hash)), False)
+                if chosen is False and may_be_gm and not the_gm \
+                        and self._verify(s, password, gm.get("password_hash")):
+                    chosen = None
         if chosen is False:
             former = self._former_power(game, sender)
             if former is not None:
