@@ -58,10 +58,9 @@ from judge.storage import Store, save_game, save_gm  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 RUNNING_MAX = 1000
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
-HOLDS = {"Austria": "A Vie H\nA Bud H\nF Tri H", "England": "F Lon H\nF Edi H\nA Lvp H",
-         "France": "F Bre H\nA Par H\nA Mar H", "Germany": "F Kie H\nA Ber H\nA Mun H",
-         "Italy": "F Nap H\nA Rom H\nA Ven H", "Russia": "F Sev H\nA Mos H\nA War H",
-         "Turkey": "F Ank H\nA Con H\nA Smy H"}
+# Each power's hold orders for its units in the template's position (all games
+# are copies of it), filled by fill(); powers without units are left out.
+HOLDS: dict[str, str] = {}
 
 
 # ---- the games --------------------------------------------------------------------------
@@ -94,6 +93,10 @@ def fill(store: Store, n: int, now: datetime) -> float:
     t = time.perf_counter()
     tpl = template(now)
     live, records = tpl.live_dict(), list(tpl.history)
+    HOLDS.clear()
+    for p in POWERS:
+        if tpl.position.units_of(p):
+            HOLDS[p] = "\n".join(f"{u.type} {u.location.capitalize()} H" for u in tpl.position.units_of(p))
     batch = 250
     for start in range(0, n, batch):
         with store.transaction() as tx:
@@ -124,6 +127,8 @@ transport = "smtp"
 port = {port}
 [outbound]
 transport = "maildir"
+[senders]
+auth = "address"
 [log]
 level = "INFO"
 file = "{folder / 'judge.log'}"
@@ -191,18 +196,21 @@ def pct(values: list[float], p: float) -> float:
 
 def drive(judge: Judge, running: int, mails: int, burst: int, rng: random.Random) -> dict:
     out: dict = {}
-    # warm-up: a few mails not measured
+    # warm-up: a few mails not measured; each must be a confirmation taking every order
     for _ in range(3):
         before = judge.mails()
         with smtplib.SMTP("127.0.0.1", judge.port) as s:
             s.sendmail("x@players.example", ["judge@example.test"],
-                       order_mail(f"g{rng.randrange(running):05d}", rng.choice(POWERS)))
+                       order_mail(f"g{rng.randrange(running):05d}", rng.choice(sorted(HOLDS))))
         wait_new(judge, before, 1)
+        reply = b"".join((judge.outbox / n).read_bytes() for n in judge.mails() - before)
+        if b"has an order" not in reply:
+            raise SystemExit("an order mail was not taken:\n" + reply.decode(errors="replace"))
     lat, smtp_ms = [], []
     cpu0 = judge.cpu()
     with smtplib.SMTP("127.0.0.1", judge.port) as s:
         for _ in range(mails):
-            raw = order_mail(f"g{rng.randrange(running):05d}", rng.choice(POWERS))
+            raw = order_mail(f"g{rng.randrange(running):05d}", rng.choice(sorted(HOLDS)))
             before = judge.mails()
             t = time.perf_counter()
             s.sendmail("x@players.example", ["judge@example.test"], raw)
@@ -211,7 +219,7 @@ def drive(judge: Judge, running: int, mails: int, burst: int, rng: random.Random
     out["cpu"] = (judge.cpu() - cpu0) / mails * 1000
     out["lat"], out["smtp"] = lat, smtp_ms
     # burst: four connections sending at once
-    raws = [order_mail(f"g{rng.randrange(running):05d}", rng.choice(POWERS)) for _ in range(burst)]
+    raws = [order_mail(f"g{rng.randrange(running):05d}", rng.choice(sorted(HOLDS))) for _ in range(burst)]
     before = judge.mails()
     t = time.perf_counter()
 

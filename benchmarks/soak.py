@@ -153,7 +153,7 @@ def run(inbound: str, n: int, kill_range: tuple[float, float], dv) -> dict:
         p = POWERS[i % 7]
         order = rng.choice(CHOICES[p])
         mid = f"<soak-{inbound}-{i}@x>"
-        deliver(mail(f"{p.lower()}@example.org", f"SIGNON soak\n{order}\n", mid))
+        deliver(mail(f"{p.lower()}@example.org", f"SIGNON soak pw-{p.lower()}\n{order}\n", mid))
         sent.append((mid, p, order))
     stop.set()
     killing.join()

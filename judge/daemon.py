@@ -31,7 +31,8 @@ from typing import Callable
 
 from .commands.work import Commands
 from .config import Config
-from .mail.commands import CommandHandler, MailCommands
+from .mail.commands import MailCommands
+from .mail.reply import CommandHandler
 from .mail.inbound_imap import ImapInbound
 from .mail.inbound_smtp import SmtpInbound
 from .mail.sender import Sender

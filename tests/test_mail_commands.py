@@ -11,7 +11,8 @@ from email.message import EmailMessage
 import pytest
 
 from judge.config import Config
-from judge.mail.commands import MailCommands, detect_language, read_command
+from judge.mail.commands import MailCommands, detect_language
+from judge.mail.registry import read_command
 from judge.text import Words
 from judge.mail.passwords import verify_password
 from judge.mail.spool import Spool

@@ -15,10 +15,8 @@ from __future__ import annotations
 from ..archive.text import history_text, map_svg, summary_text
 from ..game import GameError
 from ..rules.phase import Phase
-from ..text.catalogue import N_
+from .registry import usage_of
 
-USAGE = {"history": N_("HISTORY [GAME] [FROM PHASE] [TO PHASE]"), "summary": N_("SUMMARY [GAME]"),
-         "map": N_("MAP [GAME] [PHASE]")}
 
 
 class ArchiveCommands:
@@ -31,7 +29,7 @@ class ArchiveCommands:
                 self._error(s, cmd.line, "no_such_game", game=cmd.args[0])
             return game
         if s.game is None:
-            self._error(s, cmd.line, "usage", usage=USAGE[cmd.name])
+            self._error(s, cmd.line, "usage", usage=usage_of(cmd.name))
         return s.game
 
     def _history(self, s, cmd) -> None:

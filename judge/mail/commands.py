@@ -1,28 +1,15 @@
 """Mail commands: what a mail asks for, and the replies it gets.
 
-The worker knows only the narrow interface here: a :class:`CommandHandler`
-takes an :class:`~judge.mail.message.InboundMail`, a
+:class:`MailCommands` is the judge's :class:`~judge.mail.reply.CommandHandler`:
+it takes an :class:`~judge.mail.message.InboundMail`, a
 :class:`~judge.mail.staging.Staging` (reads and staged writes of the store) and
-``now`` (UTC), and returns the :class:`Reply` mails to send. It must not send
-mail or write anything itself; the worker commits its staged writes, the
-ledger entry and the replies together.
-
-:class:`MailCommands` is the judge's handler. Commands, one per line, any case,
-njudge's words where njudge has them (Chinese words in brackets)::
-
-    HELP                               (帮助 幫助 说明 說明)
-    CREATE GAME PASSWORD [key=value..] (创建 創建 建立)  the sender becomes the GM;
-                                       preset=house (预设=房规): every house rule of
-                                       the simplified-Chinese text, named in the reply
-    JOIN GAME PASSWORD [POWER]         (加入)            take a free power
-    SIGNON GAME [PASSWORD]             (登录 登錄 登入 签到 簽到), njudge's
-                                       ``SIGNON Fgame pw`` too; lines after it are orders
-    LIST [GAME]                        (列表 查看)
-    SET PASSWORD NEW                   (设置密码 設定密碼 修改密码 修改密碼)
-    SET ADDRESS NEW                    (设置地址 設定地址 修改地址)
-    SET LANGUAGE en|zh-hans|zh-hant    (设置语言 設定語言)
-    RESIGN                             (辞职 辭職 退出游戏 退出遊戲)
-    SIGNOFF                            (结束 結束 签退 簽退)  stop reading
+``now`` (UTC), and returns the :class:`~judge.mail.reply.Reply` mails to send.
+Commands, one per line, any case, njudge's words where njudge has them, and
+Chinese words: each is a record of :mod:`judge.mail.registry` (its words,
+usage and HELP entry), handled by the method ``_<name>`` here or in the
+mixins :class:`~judge.mail.game_commands.GameCommands` (players' and the GM's
+game commands), :class:`~judge.mail.end_commands.EndCommands` (the end of
+the game) and :class:`~judge.mail.archive_commands.ArchiveCommands`.
 
 Invisible characters (a byte-order mark, zero-width spaces) are dropped from
 every line first (:func:`judge.notation.clean_line`). The answer to orders
@@ -67,7 +54,6 @@ Store tables written: games (:func:`judge.storage.save_game`, :func:`~judge.stor
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import hashlib
 import logging
 import re
@@ -77,7 +63,6 @@ import unicodedata
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Protocol
 
 from ..config import LANGUAGES, Config
 from ..game import Game, GameError, Player, Settings
@@ -94,119 +79,27 @@ from ..maps import load_map, load_names
 from ..notation.lexicon import clean_line
 from ..notation.names import is_cjk, name_index
 from ..notation.parser import ParseContext, chatter_note, parse_orders
-from ..text.catalogue import N_
 from ..text.names import NAME_SETS
 from ..text.templates import words_for
 from .archive_commands import ArchiveCommands
-from .end_commands import WORDS_EN as END_WORDS_EN, WORDS_ZH as END_WORDS_ZH, EndCommands
+from .end_commands import EndCommands
 from .game_commands import GameCommands, read_time
 from .authenticity import verified_by
 from .masking import mask, secrets_of
 from .message import InboundMail
+from .registry import CommandLine, help_sections, read_command, suggest_command, usage_of
+from .reply import Reply, Unanswered
 from .passwords import hash_password, verify_password
 from ..storage import find_game, games_of, load_game, save_game, save_gm
 
 
-@dataclass(frozen=True)
-class Reply:
-    """A mail a handler asks for. ``purpose`` (with the inbound key and the first
-    recipient) makes the Message-ID, so it must differ between the replies to one
-    mail; ``template`` is rendered in ``lang`` with ``context``; ``game`` threads
-    the mail in that game's thread; ``in_reply``: it answers the inbound mail;
-    ``attachments``: ``(file name, MIME type, text)`` each (the ``MAP`` picture)."""
-    purpose: str
-    to: tuple[str, ...]
-    template: str
-    lang: str
-    context: dict
-    cc: tuple[str, ...] = ()
-    game: str | None = None
-    in_reply: bool = True
-    attachments: tuple[tuple[str, str, str], ...] = ()
-
-
-class Unanswered(list):
-    """What :meth:`CommandHandler.handle` returns for a mail it does not
-    answer: no replies, and ``reason`` (a stable code: ``denied``,
-    ``refused-limit``) that the worker keeps in the ledger and logs."""
-
-    def __init__(self, reason: str):
-        super().__init__()
-        self.reason = reason
-
-
-class CommandHandler(Protocol):
-    def handle(self, mail: InboundMail, db, now: datetime) -> list[Reply]:
-        """The replies to ``mail``; changes go to ``db`` (a Staging) only."""
-
-
 # ---- reading command lines ---------------------------------------------------------
-_EN = {"HELP": "help", "CREATE": "create", "JOIN": "join", "SIGNON": "signon", "LIST": "list",
-       "RESIGN": "resign", "SIGNOFF": "signoff", "OBSERVE": "observe",
-       "ADVISOR": "advisor",
-       # the GM (judge.mail.game_commands)
-       "EXTEND": "extend", "PAUSE": "pause", "RESUME": "resume", "PROCESS": "process",
-       "ROLLBACK": "rollback", "EJECT": "eject", "REPLACE": "replace", "BECOME": "become",
-       "START": "start", "APPROVE": "approve", "REJECT": "reject",
-       # the end of the game (judge.mail.end_commands)
-       "ALLY": "ally", "UNALLY": "unally", "DRAW": "draw", "NODRAW": "nodraw", "CONCEDE": "concede",
-       "VOTE": "vote",
-       # the archive (judge.mail.archive_commands)
-       "HISTORY": "history", "SUMMARY": "summary", "MAP": "map"}
-_EN_SET = {"PASSWORD": "set_password", "ADDRESS": "set_address", "LANGUAGE": "set_language",
-           "LANG": "set_language", "DEADLINE": "set_deadline", "WAIT": "set_wait", "NOWAIT": "set_nowait",
-           "ABSENCE": "set_absence", "NAMES": "set_names"}
-_ZH = {
-    "help": ("帮助", "幫助", "说明", "說明"),
-    "create": ("创建", "創建", "建立"),
-    "join": ("加入",),
-    "signon": ("登录", "登錄", "登入", "签到", "簽到"),
-    "list": ("列表", "查看"),
-    "set_password": ("设置密码", "設定密碼", "設置密碼", "修改密码", "修改密碼"),
-    "set_address": ("设置地址", "設定地址", "設置地址", "修改地址"),
-    "set_language": ("设置语言", "設定語言", "設置語言"),
-    "set_names": ("设置地名", "設定地名"),
-    "resign": ("辞职", "辭職", "退出游戏", "退出遊戲"),
-    "signoff": ("结束", "結束", "签退", "簽退"),
-    "observe": ("旁观", "旁觀", "观战", "觀戰"),
-    "advisor": ("幕僚",),
-    "set_wait": ("等待",),
-    "set_nowait": ("不等待",),
-    "set_deadline": ("设置截止", "設定截止", "設置截止"),
-    "extend": ("延长", "延長"),
-    "pause": ("暂停", "暫停"),
-    "resume": ("恢复", "恢復"),
-    "process": ("结算", "結算"),
-    "rollback": ("回退", "回滚", "回滾"),
-    "approve": ("批准", "准许", "准許"),
-    "reject": ("拒绝", "拒絕", "驳回", "駁回"),
-    "ally": ("结盟", "結盟", "同盟", "联盟", "聯盟"),
-    "unally": ("解除结盟", "解除結盟", "解除同盟", "解除联盟", "解除聯盟"),
-    "draw": ("和局", "平局"),
-    "nodraw": ("取消和局", "取消平局"),
-    "concede": ("认输", "認輸", "投降"),
-    "history": ("历史", "歷史"),
-    "summary": ("概要", "摘要"),
-    "map": ("地图", "地圖"),
-}
-_EN.update(END_WORDS_EN)          # the GM's END, PASSIVE, AWARD (judge.mail.end_commands)
-_ZH.update(END_WORDS_ZH)
-_ZH_WORDS = sorted(((w, c) for c, ws in _ZH.items() for w in ws), key=lambda x: -len(x[0]))
 _JOIN_KEY = re.compile(r"(?i)^(?:join[-_]?password|加入密码|加入密碼)[=＝](\S+)$")
 _LANG_WORDS = {"en": "en", "english": "en", "英文": "en", "英语": "en", "英語": "en",
                "zh-hans": "zh-hans", "zh_hans": "zh-hans", "zh-cn": "zh-hans", "简体": "zh-hans",
                "简体中文": "zh-hans", "中文": "zh-hans", "簡體": "zh-hans", "簡體中文": "zh-hans",
                "zh-hant": "zh-hant", "zh_hant": "zh-hant", "zh-tw": "zh-hant", "繁体": "zh-hant",
                "繁體": "zh-hant", "繁体中文": "zh-hant", "繁體中文": "zh-hant"}
-USAGE = {"create": N_("CREATE GAME PASSWORD [deadline=YYYY-MM-DDTHH:MM] [key=value ...]"),
-         "join": N_("JOIN GAME PASSWORD [POWER] [join_password=JOIN-PASSWORD]"),
-         "signon": N_("SIGNON GAME [PASSWORD]"),
-         "list": N_("LIST [GAME]"), "set_password": N_("SET PASSWORD NEW-PASSWORD"),
-         "set_address": N_("SET ADDRESS NEW@ADDRESS"), "set_language": N_("SET LANGUAGE en|zh-hans|zh-hant"),
-         "set_names": N_("SET NAMES house|standard"), "approve": N_("APPROVE ADDRESS|POWER"),
-         "reject": N_("REJECT ADDRESS|POWER")}
-"""Usage lines, in the catalogue: their capitals are the command's words and
-what it takes, in the reader's language (``JOIN 游戏名 密码 [国家]``)."""
 _NAMES_WORDS = {"house": "house", "standard": "standard", "家规": "house", "家規": "house",
                 "标准": "standard", "標準": "standard"}
 log = logging.getLogger("judge.mail")
@@ -214,46 +107,6 @@ MAX_NOISE = 20       # lines that are neither commands nor orders, shown before 
 MAX_PASSWORD_LINES = 5   # lines with a password read from one mail (CREATE, JOIN, SIGNON, SET PASSWORD, REPLACE)
 MAX_PASSWORD_CHECKS = 4  # stored passwords checked for one mail (each costs scrypt, tens of ms, on purpose)
 MAX_SHOWN = 20       # order lines replaced by later lines of the same mail, quoted in the answer
-
-
-@dataclass(frozen=True)
-class Command:
-    """One command line: ``name`` (e.g. ``"signon"``), ``args``, ``line`` as written."""
-    name: str
-    args: tuple[str, ...]
-    line: str
-
-
-def read_command(line: str) -> Command | None:
-    """The command on ``line`` (see module doc), or None if it holds none.
-    Invisible characters (a byte-order mark, zero-width spaces) are ignored."""
-    line = clean_line(line)
-    text = unicodedata.normalize("NFKC", line).strip()
-    words = text.split()
-    if not words:
-        return None
-    first = words[0].upper().rstrip(":")
-    if first == "SIGN" and len(words) > 1 and words[1].upper() in ("ON", "OFF"):
-        first, words = "SIGN" + words[1].upper(), ["SIGN" + words[1].upper()] + words[2:]
-    if first == "SET" and len(words) > 1 and words[1].upper().rstrip(":") in _EN_SET:
-        return Command(_EN_SET[words[1].upper().rstrip(":")], tuple(words[2:]), line.strip())
-    if first == "SET" and len(words) > 1 and "=" in words[1]:       # the GM's game settings
-        return Command("set_settings", tuple(words[1:]), line.strip())
-    if first in _EN:
-        return Command(_EN[first], tuple(words[1:]), line.strip())
-    for word, name in _ZH_WORDS:
-        if text.startswith(word):
-            return Command(name, tuple(text[len(word):].lstrip(" :").split()), line.strip())
-    return None
-
-
-def suggest_command(line: str) -> str | None:
-    """The command word nearest to the first word of ``line`` ("SINGON" -> "SIGNON")."""
-    words = unicodedata.normalize("NFKC", line).split()
-    if not words:
-        return None
-    hits = difflib.get_close_matches(words[0].upper(), list(_EN) + ["SET"], n=1, cutoff=0.75)
-    return hits[0] if hits else None
 
 
 def detect_language(text: str, charset: str = "") -> str | None:
@@ -524,7 +377,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                  allowed, limit.replace("_", " "), rest)
         return True
 
-    def _guarded(self, s: _Session, run, cmd: Command | None = None) -> None:
+    def _guarded(self, s: _Session, run, cmd: CommandLine | None = None) -> None:
         """``run(s)`` or ``run(s, cmd)``; a GameError it raises (an order or a
         command for a game that is over, say) is a refusal in the reply, on
         the command's line (or the first of the order lines), never a crash."""
@@ -699,15 +552,15 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         return None
 
     # ---- commands ------------------------------------------------------------------
-    def _help(self, s: _Session, cmd: Command) -> None:
+    def _help(self, s: _Session, cmd: CommandLine) -> None:
         day = (s.now + timedelta(days=14)).date()          # the examples' dates: in the future
-        s.results.append({"kind": "help", "line": cmd.line, "day": day.isoformat()})
+        s.results.append({"kind": "help", "line": cmd.line, "day": day.isoformat(), "sections": help_sections()})
 
-    def _create(self, s: _Session, cmd: Command) -> None:
+    def _create(self, s: _Session, cmd: CommandLine) -> None:
         args = _time_args(list(cmd.args))
         plain = [a for a in args if "=" not in a]
         if len(plain) < 2 or args[0] != plain[0]:
-            return self._error(s, cmd.line, "usage", usage=USAGE["create"])
+            return self._error(s, cmd.line, "usage", usage=usage_of("create"))
         if len(plain) > 2 or not NAME_RE.match(plain[0]):     # "CREATE my game pw": a name with spaces
             return self._error(s, cmd.line, "bad_game_name", text=" ".join(plain[:-1]))
         if not s.mail.sender:
@@ -754,11 +607,11 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                           "settings": textwrap.wrap(" ".join(f"{k}={v}" for k, v in described.items()), 72),
                           "preset": preset_reply(options, settings)})
 
-    def _join(self, s: _Session, cmd: Command) -> None:
+    def _join(self, s: _Session, cmd: CommandLine) -> None:
         args = [a for a in cmd.args if not _JOIN_KEY.match(a)]
         key = next((_JOIN_KEY.match(a).group(1) for a in cmd.args if _JOIN_KEY.match(a)), None)
         if len(args) < 2:
-            return self._error(s, cmd.line, "usage", usage=USAGE["join"])
+            return self._error(s, cmd.line, "usage", usage=usage_of("join"))
         game = self._find_game(s, args[0])
         if game is None:
             return self._error(s, cmd.line, "no_such_game", game=args[0])
@@ -790,7 +643,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         self._seat(s, cmd.line, game, power, sender, hash_password(password), lang)
         self._enter(s, game, power)
 
-    def _power_to_join(self, s: _Session, cmd: Command, game: Game, password: str, wanted_words) -> str | None:
+    def _power_to_join(self, s: _Session, cmd: CommandLine, game: Game, password: str, wanted_words) -> str | None:
         """The free power a JOIN takes (a power the GM opened to a
         replacement only with its password), or None after an error line."""
         free = self._free_powers(game)
@@ -842,7 +695,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                           "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone})
 
     # ---- joins the GM approves (issue 12: approve=yes) ---------------------------------
-    def _ask_gm(self, s: _Session, cmd: Command, game: Game, power: str, password_hash: str, lang: str) -> None:
+    def _ask_gm(self, s: _Session, cmd: CommandLine, game: Game, power: str, password_hash: str, lang: str) -> None:
         """Keep the JOIN in table ``joins`` (game -> {pending: [{address, power,
         password_hash, language, at}]}) and ask the GM: APPROVE or REJECT."""
         sender = s.mail.sender
@@ -866,14 +719,14 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                                                       gm["address"]),
                                  game=game.name, in_reply=False))
 
-    def _pending_join(self, s: _Session, cmd: Command):
+    def _pending_join(self, s: _Session, cmd: CommandLine):
         """``(game, the pending JOIN named by the command's address or power,
         the table row)``, or None after an error line. GM only."""
         game = self._as_gm(s, cmd)
         if game is None:
             return None
         if not cmd.args:
-            return self._error(s, cmd.line, "usage", usage=USAGE[cmd.name])
+            return self._error(s, cmd.line, "usage", usage=usage_of(cmd.name))
         row = s.db.get("joins", game.name) or {}
         text = " ".join(cmd.args).strip("<>").lower()
         power = name_index(game.map, load_names(game.map_name)).power(text)
@@ -884,7 +737,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         s.db.put("joins", game.name, {"pending": pending})
         return game, found
 
-    def _approve(self, s: _Session, cmd: Command) -> None:
+    def _approve(self, s: _Session, cmd: CommandLine) -> None:
         got = self._pending_join(s, cmd)
         if got is None:
             return
@@ -903,7 +756,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                                                   join["address"]),
                              game=game.name, in_reply=False))
 
-    def _reject(self, s: _Session, cmd: Command) -> None:
+    def _reject(self, s: _Session, cmd: CommandLine) -> None:
         got = self._pending_join(s, cmd)
         if got is None:
             return
@@ -917,9 +770,9 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                                                   join["language"], join["address"]),
                              game=game.name, in_reply=False))
 
-    def _signon(self, s: _Session, cmd: Command) -> None:
+    def _signon(self, s: _Session, cmd: CommandLine) -> None:
         if not cmd.args:
-            return self._error(s, cmd.line, "usage", usage=USAGE["signon"])
+            return self._error(s, cmd.line, "usage", usage=usage_of("signon"))
         token, password = cmd.args[0], (cmd.args[1] if len(cmd.args) > 1 else None)
         game, letter = self._find_game(s, token), None
         if game is None and len(token) > 1:          # njudge: SIGNON Fgame password
@@ -989,7 +842,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                 return "unverified"
         return None
 
-    def _list(self, s: _Session, cmd: Command) -> None:
+    def _list(self, s: _Session, cmd: CommandLine) -> None:
         if not cmd.args and s.game is None:
             games = []
             for name, role in sorted(games_of(s.db, s.mail.sender).items()):
@@ -1035,11 +888,11 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         return bool(who & {a for pl in game.players.values() for a in pl.addresses}) or \
             self._gm(s, game.name).get("address") in who
 
-    def _set_password(self, s: _Session, cmd: Command) -> None:
+    def _set_password(self, s: _Session, cmd: CommandLine) -> None:
         if s.game is None:
             return self._error(s, cmd.line, "need_signon")
         if len(cmd.args) != 1:
-            return self._error(s, cmd.line, "usage", usage=USAGE["set_password"])
+            return self._error(s, cmd.line, "usage", usage=usage_of("set_password"))
         if len(cmd.args[0]) < 4:
             return self._error(s, cmd.line, "weak_password")
         game = s.game
@@ -1051,11 +904,11 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             self._changed(s, game)
         s.results.append({"kind": "password_set", "line": cmd.line, "game": game.name})
 
-    def _set_address(self, s: _Session, cmd: Command) -> None:
+    def _set_address(self, s: _Session, cmd: CommandLine) -> None:
         if s.game is None:
             return self._error(s, cmd.line, "need_signon")
         if len(cmd.args) != 1:
-            return self._error(s, cmd.line, "usage", usage=USAGE["set_address"])
+            return self._error(s, cmd.line, "usage", usage=usage_of("set_address"))
         new = cmd.args[0].strip("<>").lower()
         local, at, domain = new.partition("@")
         if not (local and at and "." in domain):
@@ -1078,7 +931,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         s.results.append({"kind": "address_set", "line": cmd.line, "game": game.name,
                           "address": new, "old": old, "copies": (new,)})
 
-    def _set_language(self, s: _Session, cmd: Command) -> None:
+    def _set_language(self, s: _Session, cmd: CommandLine) -> None:
         lang = _LANG_WORDS.get(" ".join(cmd.args).lower()) if cmd.args else None
         if lang is None:
             return self._error(s, cmd.line, "bad_language", text=" ".join(cmd.args))
@@ -1099,7 +952,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                         self._changed(s, game)
         s.results.append({"kind": "language_set", "line": cmd.line, "language": lang})
 
-    def _set_names(self, s: _Session, cmd: Command) -> None:
+    def _set_names(self, s: _Session, cmd: CommandLine) -> None:
         """SET NAMES house|standard: the names the judge writes to the sender
         (table ``accounts``), whatever the game's setting."""
         names = _NAMES_WORDS.get(" ".join(cmd.args).lower()) if cmd.args else None
@@ -1110,7 +963,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             s.db.put("accounts", s.mail.sender, dict(s.db.get("accounts", s.mail.sender) or {}, names=names))
         s.results.append({"kind": "names_set", "line": cmd.line, "names": names})
 
-    def _resign(self, s: _Session, cmd: Command) -> None:
+    def _resign(self, s: _Session, cmd: CommandLine) -> None:
         if s.game is None or s.power is None:
             return self._error(s, cmd.line, "need_signon")
         game, power = s.game, s.power

@@ -28,14 +28,8 @@ from __future__ import annotations
 
 from ..game import GameError, master, turns
 from ..game.scores import AWARD_WORDS, award_name, award_vote_closes, nmr_record
-from ..text.catalogue import N_
+from .registry import usage_of
 
-WORDS_EN = {"END": "end", "PASSIVE": "passive", "AWARD": "award"}
-"""Command words of the GM's rulings (merged into :mod:`judge.mail.commands`' table)."""
-WORDS_ZH = {"end": ("结束游戏", "結束遊戲", "终局", "終局"),
-            "vote": ("投票",),
-            "passive": ("判定消极", "判定消極", "消极", "消極"),
-            "award": ("颁奖", "頒獎", "授奖", "授獎")}
 CLOSE_WORDS = ("结束", "結束", "截止", "关闭", "關閉")
 """``AWARD CLOSE`` in Chinese: 颁奖 结束."""
 
@@ -97,7 +91,7 @@ class EndCommands:
         def run(game):
             award, rest = _award_words(cmd.args)
             if award is None or not rest:
-                raise GameError("usage", usage=N_("VOTE BEST STRATEGY|DIPLOMACY POWER"))
+                raise GameError("usage", usage=usage_of("vote"))
             candidate = self._power_arg(game, cmd, rest)
             game.vote_award(s.power, award, candidate, by=s.mail.sender)
             return {"award": award.removeprefix("best_"), "other": candidate}
@@ -130,7 +124,7 @@ class EndCommands:
     def _passive(self, s, cmd) -> None:
         def run(game):
             if len(cmd.args) < 2:
-                raise GameError("usage", usage=N_("PASSIVE POWER FINE|NONE"))
+                raise GameError("usage", usage=usage_of("passive"))
             power = self._power_arg(game, cmd, cmd.args[:-1])
             text = cmd.args[-1]
             if text.upper() in ("NONE", "无", "無"):
@@ -151,7 +145,7 @@ class EndCommands:
         def run(game):
             award, rest = _award_words(cmd.args)
             if award is None:
-                raise GameError("usage", usage=N_("AWARD [BEST] STRATEGY|DIPLOMACY POWER|NONE"))
+                raise GameError("usage", usage=usage_of("award"))
             if not rest:
                 raise GameError("name_power")
             none = len(rest) == 1 and rest[0].upper() in ("NONE", "无", "無")

@@ -45,7 +45,7 @@ from ..game.final_report import final_data
 from ..game.notices import Notice, mailto, merged
 from ..game.press import is_press_end, keep_broadcast, read_press, route
 from ..game.setting_text import hours_of, preset_reply
-from ..text.catalogue import N_
+from .registry import usage_of
 from ..maps import load_names
 from ..notation.names import name_index
 from .masking import mask
@@ -54,7 +54,6 @@ from .passwords import hash_password
 ADVISOR_ADD = ("ADD", "添加", "增加", "加入", "加")
 ADVISOR_REMOVE = ("REMOVE", "DELETE", "DEL", "删除", "刪除", "移除", "去掉", "除去")
 ADVISOR_NO_MAIL = ("NOMAIL", "NO-MAIL", "不收信", "不抄送")
-USAGE_ADVISOR = N_("ADVISOR ADD NAME@ADDRESS [NOMAIL] | ADVISOR REMOVE NAME@ADDRESS")
 
 PHASE_COMMANDS = ("process", "rollback", "extend", "deadline")
 """GM commands that move the game on: compare-and-set (:meth:`GameCommands._gm_command`)."""
@@ -227,7 +226,7 @@ class GameCommands:
             return
         words = [w.upper() for w in cmd.args]
         if "FROM" not in words or "TO" not in words:
-            return self._error(s, cmd.line, "usage", usage="SET ABSENCE FROM 2025-04-01 TO 2025-04-05")
+            return self._error(s, cmd.line, "usage", usage=usage_of("set_absence"))
         a, b = words.index("FROM"), words.index("TO")
         tz = game.settings.deadlines.timezone
         start = self._time(s, cmd, " ".join(cmd.args[a + 1:b]), "SET ABSENCE")
@@ -268,7 +267,7 @@ class GameCommands:
                 "remove" if verb in ADVISOR_REMOVE or words[0] in ADVISOR_REMOVE else None
             rest = [w for w in words[1:] if w]
             if action is None or not rest:
-                return self._error(s, cmd.line, "usage", usage=USAGE_ADVISOR)
+                return self._error(s, cmd.line, "usage", usage=usage_of("advisor"))
             if not self._leader_here(s):
                 return self._error(s, cmd.line, "not_the_leader", power=power, map=game.map_name)
             address = rest[0].strip("<>").lower()
@@ -303,7 +302,7 @@ class GameCommands:
 
     def _observe(self, s, cmd) -> None:
         if not cmd.args:
-            return self._error(s, cmd.line, "usage", usage="OBSERVE GAME")
+            return self._error(s, cmd.line, "usage", usage=usage_of("observe"))
         game = self._find_game(s, cmd.args[0])
         if game is None:
             return self._error(s, cmd.line, "no_such_game", game=cmd.args[0])

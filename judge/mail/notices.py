@@ -21,7 +21,7 @@ from ..game.notices import GM, MAILTO, OBSERVERS, PLAYERS, Notice
 from ..game.results import njudge_time, phase_data, rules_data
 from ..text import Words
 from ..text.reasons import SYSTEMS
-from .commands import Reply
+from .reply import Reply
 
 TEMPLATES = {
     "started": "clock", "deadline": "clock", "extended": "clock", "resumed": "clock", "outage": "clock",

@@ -18,7 +18,7 @@ from datetime import datetime
 from ..game import turns
 from ..scheduler import Work
 from ..storage import load_game, save_game
-from .commands import Reply
+from .reply import Reply
 from .notices import notice_replies
 
 log = logging.getLogger("judge.scheduler")

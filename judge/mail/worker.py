@@ -7,7 +7,7 @@ For each spool entry, oldest first:
 2. parse it (:func:`~judge.mail.message.read_mail`); automatic mail (bounces,
    auto-replies, list mail, the judge's own mail) gets a ledger entry and no answer,
    and so does a mail the handler chose not to answer (it returns an empty
-   list with a ``reason``, :class:`~judge.mail.commands.Unanswered`);
+   list with a ``reason``, :class:`~judge.mail.reply.Unanswered`);
 3. otherwise the command handler runs on a :class:`~judge.mail.staging.Staging`
    and returns :class:`~judge.mail.commands.Reply` requests, which are rendered
    and composed here (Message-ID from (key, purpose, recipient));
@@ -75,7 +75,7 @@ from email.utils import parseaddr
 from typing import Callable
 
 from .. import faults
-from .commands import CommandHandler, Reply
+from .reply import CommandHandler, Reply
 from .compose import compose, message_id_for
 from .message import InboundMail, read_mail
 from .render import render
