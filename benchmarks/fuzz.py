@@ -15,7 +15,12 @@ mails; a new store and game every :data:`ROUND` mails) and its replies rendered 
 - handling time per mail: median, p99, max (ms; target p99 <= 200 ms);
 - RSS growth from mail 1,000 to the end (MB; target <= 20 MB);
 - long mails: N copies of an order line (limits off: the cost must grow
-  linearly) and the 5 MB and 8,000-line mails with the default limits.
+  linearly) and the 5 MB and 8,000-line mails with the default limits;
+- beside them: ``judge serve`` (embedded SMTP in, Maildir out, the game of
+  ``benchmarks/scale.py``) answering paced order mails, alone and while the
+  5 MB and the 8,000-line mails come in: the paced mails' latency (median,
+  max; ms) and how long the two long mails waited for their answers (ms;
+  target <= 2 s each, the paced ones at their usual latency).
 """
 
 from __future__ import annotations
@@ -166,12 +171,78 @@ def long_mails() -> None:
                 print(f"  a 5 MB mail (default limits): {(time.perf_counter() - t) * 1000:7.1f} ms, {outcome}")
 
 
+def beside() -> None:
+    """Paced order mails to a running judge, alone and beside the long mails."""
+    import shutil
+    import smtplib
+    import threading
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import scale
+    from judge.storage import Store
+    folder = Path(tempfile.mkdtemp(prefix="judge-fuzz-beside-"))
+    try:
+        scale.fill(Store(folder / "data" / "store"), 1, datetime.now(timezone.utc))
+        judge = scale.Judge(folder, scale.free_port())
+        try:
+            def paced(n: int) -> list[float]:
+                out = []
+                for i in range(n):
+                    before = judge.mails()
+                    t = time.perf_counter()
+                    with smtplib.SMTP("127.0.0.1", judge.port, local_hostname="bench.example") as c:
+                        c.sendmail("x@players.example", ["judge@example.test"],
+                                   scale.order_mail("g00000", sorted(scale.HOLDS)[i % len(scale.HOLDS)]))
+                    out.append((scale.wait_new(judge, before, 1) - t) * 1000)
+                    time.sleep(0.05)
+                return out
+            paced(3)                                   # warm-up
+            alone = paced(30)
+            power = sorted(scale.HOLDS)[0]
+            address = f"{power.lower()}@g00000.example"
+            order = scale.HOLDS[power].split("\n")[0] + "\n"
+            longs = {"8,000-line": (f"From: {address}\nTo: judge@example.test\nMessage-ID: <lines@x>\n"
+                                    f"Subject: orders\n\nSIGNON g00000\n" + order * 8000).encode(),
+                     "5 MB": (f"From: {address}\nTo: judge@example.test\nMessage-ID: <big@x>\n"
+                              f"Subject: orders\n\nSIGNON g00000\n{order}").encode()
+                     + (b"x" * 78 + b"\n") * 64_000}                  # 5 MB in lines SMTP allows
+            waited: dict[str, float] = {}
+
+            def send_long(label: str, raw: bytes) -> None:
+                t = time.perf_counter()
+                with smtplib.SMTP("127.0.0.1", judge.port, local_hostname="bench.example") as c:
+                    c.sendmail("x@players.example", ["judge@example.test"], raw)
+                end = time.monotonic() + 30
+                mid = raw.split(b"Message-ID: ")[1].split(b"\n")[0]
+                while time.monotonic() < end:
+                    for name in judge.mails():
+                        if mid in (judge.outbox / name).read_bytes()[:3000]:
+                            waited[label] = (time.perf_counter() - t) * 1000
+                            return
+                    time.sleep(0.005)
+            threads = [threading.Thread(target=send_long, args=item) for item in longs.items()]
+            for th in threads:
+                th.start()
+            with_long = paced(30)
+            for th in threads:
+                th.join()
+        finally:
+            judge.stop()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    print("beside the long mails (judge serve, paced order mails):")
+    print(f"  alone:               median {statistics.median(alone):6.1f} ms, max {max(alone):6.1f} ms")
+    print(f"  with the long mails: median {statistics.median(with_long):6.1f} ms, max {max(with_long):6.1f} ms")
+    for label in longs:
+        print(f"  the {label} mail answered after {waited.get(label, float('nan')):7.1f} ms")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mails", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
     long_mails()
+    beside()
     fuzz(args.mails, args.seed)
 
 

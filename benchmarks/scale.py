@@ -51,7 +51,6 @@ from mailserver.harness import free_port  # noqa: E402
 from judge.game import Game, Player, Settings, turns  # noqa: E402
 from judge.game.deadlines import DeadlineSettings  # noqa: E402
 from judge.game.history import History  # noqa: E402
-from judge.game.records import PhaseRecord  # noqa: E402
 from judge.mail.passwords import hash_password  # noqa: E402
 from judge.storage import Store, save_game, save_gm  # noqa: E402
 
@@ -142,12 +141,15 @@ class Judge:
         self.log = folder / "judge.log"
         self.outbox = folder / "data" / "outbox" / "new"
         t = time.perf_counter()
-        self.proc = subprocess.Popen([sys.executable, "-m", "judge.cli", "serve", "--config",
-                                      str(config(folder, port))], cwd=REPO, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.STDOUT, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+        out = folder / "serve.out"
+        with out.open("wb") as f:
+            self.proc = subprocess.Popen([sys.executable, "-m", "judge.cli", "serve", "--config",
+                                          str(config(folder, port))], cwd=REPO, stdout=f,
+                                         stderr=subprocess.STDOUT, env=dict(os.environ, PYTHONUNBUFFERED="1"))
         while not (self.log.exists() and ": reading " in self.log.read_text(errors="replace")):
             if self.proc.poll() is not None:
-                raise SystemExit(f"judge serve exited with {self.proc.returncode}")
+                raise SystemExit(f"judge serve exited with {self.proc.returncode}:\n"
+                                 + out.read_text(errors="replace")[-3000:])
             time.sleep(0.01)
         self.ready = time.perf_counter() - t
 
@@ -199,7 +201,7 @@ def drive(judge: Judge, running: int, mails: int, burst: int, rng: random.Random
     # warm-up: a few mails not measured; each must be a confirmation taking every order
     for _ in range(3):
         before = judge.mails()
-        with smtplib.SMTP("127.0.0.1", judge.port) as s:
+        with smtplib.SMTP("127.0.0.1", judge.port, local_hostname="bench.example") as s:
             s.sendmail("x@players.example", ["judge@example.test"],
                        order_mail(f"g{rng.randrange(running):05d}", rng.choice(sorted(HOLDS))))
         wait_new(judge, before, 1)
@@ -208,7 +210,7 @@ def drive(judge: Judge, running: int, mails: int, burst: int, rng: random.Random
             raise SystemExit("an order mail was not taken:\n" + reply.decode(errors="replace"))
     lat, smtp_ms = [], []
     cpu0 = judge.cpu()
-    with smtplib.SMTP("127.0.0.1", judge.port) as s:
+    with smtplib.SMTP("127.0.0.1", judge.port, local_hostname="bench.example") as s:
         for _ in range(mails):
             raw = order_mail(f"g{rng.randrange(running):05d}", rng.choice(sorted(HOLDS)))
             before = judge.mails()
@@ -224,7 +226,7 @@ def drive(judge: Judge, running: int, mails: int, burst: int, rng: random.Random
     t = time.perf_counter()
 
     def sender(part):
-        with smtplib.SMTP("127.0.0.1", judge.port) as s:
+        with smtplib.SMTP("127.0.0.1", judge.port, local_hostname="bench.example") as s:
             for raw in part:
                 s.sendmail("x@players.example", ["judge@example.test"], raw)
     threads = [threading.Thread(target=sender, args=(raws[i::4],)) for i in range(4)]

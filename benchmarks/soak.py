@@ -112,7 +112,7 @@ def smtp_send(port: int, raw: bytes, stop: threading.Event) -> None:
     """Send until a 250 comes (the judge may be down or killed mid-transaction)."""
     while not stop.is_set():
         try:
-            with smtplib.SMTP("127.0.0.1", port, timeout=10) as s:
+            with smtplib.SMTP("127.0.0.1", port, timeout=10, local_hostname="soak.example") as s:
                 s.sendmail("player@example.org", ["judge@example.test"], raw)
             return
         except (OSError, smtplib.SMTPException):

@@ -29,7 +29,7 @@ import threading
 from datetime import datetime
 from typing import Callable
 
-from .commands.work import Commands
+from .actions.runner import Commands
 from .config import Config
 from .mail.commands import MailCommands
 from .mail.reply import CommandHandler

@@ -76,3 +76,15 @@ def test_position_round_trip(std_map):
     assert position_from_dict(json.loads(json.dumps(position_to_dict(pos)))) == pos
     start = Position.start(std_map)
     assert position_from_dict(position_to_dict(start)) == start
+
+
+def test_an_unknown_civil_disorder_distance_is_a_clear_error():
+    """A stored or given rule option with a value the core does not know is a
+    RuleError (a ValueError) that names it, not a crash (found by pyflakes:
+    the check named ``self`` in a classmethod)."""
+    from judge.rules.options import RuleOptions
+    from judge.rules.reasons import RuleError
+    with pytest.raises(RuleError) as e:
+        RuleOptions.from_dict({"civil_disorder_distance": "far"})
+    assert e.value.code == "not_a_choice" and "far" in str(e.value.params)
+    assert RuleOptions.from_dict({"civil_disorder_distance": "home"}).civil_disorder_distance == "home"

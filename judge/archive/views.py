@@ -23,7 +23,7 @@ from ..game.sequence import adjustments_due
 from ..maps import load_names
 from ..notation.format import format_order
 from ..notation.names import NameIndex, name_index
-from ..rules.orders import FAILS, ILLEGAL, SUCCEEDS, VOID, Build, Waive
+from ..rules.orders import FAILS, ILLEGAL, SUCCEEDS, VOID
 from ..rules.phase import Phase
 from ..rules.position import Position
 from ..text import Words, phase_title

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 from .common import open_store
-from .work import store_action
 
 
 def register(sub) -> None:
@@ -90,8 +89,3 @@ def run_import(args) -> int:
                        prog="judge archive import")
 
 
-@store_action("archive import")
-def import_game(db, now, args) -> str:
-    from .work import take_in
-    game = take_in(db, args.game)
-    return f"judge archive import: {game.name}: {len(game.history)} phases, now {game.position.phase}"

@@ -1,7 +1,7 @@
 """What the ``judge …`` command modules share: where the data folder is
 (``--data``/``--config``), reading a stored game, handing a change to the
-one writer (:mod:`judge.commands.submit`), power names on the command line,
-the English results text. The command modules import this one; it imports
+one writer (:mod:`judge.commands.submit`; what the writer does is in
+:mod:`judge.actions`). The command modules import this one; it imports
 none of them.
 """
 
@@ -66,21 +66,9 @@ def load_stored_game(args, name: str | None = None):
 
 
 def update_game(args, action: str, extra: dict | None = None) -> int:
-    """Have the writer run the game action ``action`` (:mod:`judge.commands.work`)
+    """Have the writer run the game action ``action`` (:mod:`judge.actions.registry`)
     on game ``args.name``; print its answer."""
     from .submit import run_command
     return run_command(args, action, extra)
 
 
-def results_text(game, records) -> str:
-    """The results of ``records`` (one adjudication) in English, as the results
-    mail and ``HISTORY`` tell them (:func:`judge.archive.text.history_text`)."""
-    from ..archive.text import history_text
-    return history_text(game, records[0].phase, records[-1].phase)
-
-
-def power_arg(game, text: str) -> str:
-    """A power named in English or Chinese, any case."""
-    from ..maps import load_names
-    from ..notation.names import name_index
-    return name_index(game.map, load_names(game.map_name)).power(text) or game.power(text)

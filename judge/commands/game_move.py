@@ -13,8 +13,6 @@ from __future__ import annotations
 import sys
 from types import SimpleNamespace
 
-from .work import store_action
-
 
 def register_move(gsub, common) -> None:
     m = gsub.add_parser("move", parents=[common], help="move a game to another judge's data folder",
@@ -49,21 +47,3 @@ def run_move(args) -> int:
                        {"to": str(there.data_dir)}, prog="judge game move")
 
 
-@store_action("game arrive")
-def arrive(db, now, args) -> str:
-    from .work import take_in
-    game = take_in(db, args.game, args.gm, " here")
-    ident = db.get("judge", "identity") or {}
-    return (f"Game {game.name} ({len(game.history)} phases, now {game.position.phase}) taken in; "
-            f"its players and GM write to {ident.get('address', 'this judge')} from now on.")
-
-
-@store_action("leave")
-def leave(db, now, args) -> str:
-    from ..game import GameError
-    from ..storage import delete_game, find_game
-    name = find_game(db, args.name)
-    if name is None:
-        raise GameError(f"no game named {args.name}")
-    delete_game(db, name)
-    return f"Game {name} left this judge for {args.to}."

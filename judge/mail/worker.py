@@ -128,7 +128,7 @@ class Worker:
                  changed: Callable[[dict[str, dict | None], bool], None] = lambda rows, by_mail: None,
                  templates=None, reading: dict | None = None):
         self.store, self.spool, self.handler = store, spool, handler
-        self.commands = commands                # runs `judge game ...` work items (judge.commands.work)
+        self.commands = commands                # runs `judge game ...` work items (judge.actions.registry)
         self.templates = templates              # a judgekeeper's template copies (judge.text.templates)
         self.address, self.name, self.domain, self.keeper = address, name, domain, keeper
         self.language = language
@@ -349,7 +349,7 @@ class Worker:
         return batch, done, failed
 
     def _command(self, entry: SpoolEntry, batch: Staging, now: datetime):
-        """A ``judge game ...`` work item (see :mod:`judge.commands.work`): run
+        """A ``judge game ...`` work item (see :mod:`judge.actions.registry`): run
         it on the batch; its result (exit status, output) goes in its ledger
         entry, where the command waiting for it reads it."""
         staging = Staging(batch)

@@ -38,7 +38,7 @@ class RuleOptions:
             raise RuleError("unknown_settings", group="rules", keys=sorted(extra))
         opts = cls(**data)
         if opts.civil_disorder_distance not in ("owned", "home"):
-            raise RuleError("not_a_choice", what="civil_disorder_distance", value=repr(self.civil_disorder_distance),
+            raise RuleError("not_a_choice", what="civil_disorder_distance", value=repr(opts.civil_disorder_distance),
                             allowed=("owned", "home"))
         return opts
 

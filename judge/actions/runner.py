@@ -1,60 +1,15 @@
-"""``judge game ...`` commands as work for the one writer.
-
-A command that changes a game does not write the store itself: it hands a
-work item ``{"action": NAME, "params": {...}, "argv": [...]}`` to the writer
-(:mod:`judge.commands.submit`) — the running ``judge serve``'s worker, or,
-when no judge runs, the same worker code in the command's own process — and
-prints what the writer answers. The writer runs the action registered here
-under NAME on its staged view of the store, commits the game and the mails
-its notices call for (results, deadlines, the final report) with the
-command's ledger entry, in one commit, like a mail; the answer
-``{"status": 0|1|2, "out": text, "err": text}`` rides in that ledger entry
-(``err`` without the command's name; the command prints it after its own).
-
-The work item ``mail notices`` (params ``notices``: stored
-:class:`~judge.game.notices.Notice` dicts) mails notices an earlier release
-left in its store (:mod:`judge.storage.upgrade`).
-
-Actions: ``@game_action(NAME)`` for ``f(game, now, args) -> text | (text,
-notices)`` on the game ``args.name`` (loaded, and saved when the action
-succeeds); ``@store_action(NAME)`` for ``f(db, now, args) -> text`` that
-make games (``new``, ``archive import``). ``args`` holds the command-line
-options (a namespace of plain values). A GameError, ValueError, MapError or
-StoreError is the command's error (status 2, nothing changed).
-"""
+"""The writer's runner of ``judge game ...`` work items (see
+:mod:`judge.actions.registry`): :class:`Commands`, called by the worker
+(:mod:`judge.mail.worker`) like a mail handler."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from types import SimpleNamespace
-from typing import Callable
 
-GAME_ACTIONS: dict[str, Callable] = {}
-STORE_ACTIONS: dict[str, Callable] = {}
-
-
-def game_action(name: str):
-    def register(f):
-        GAME_ACTIONS[name] = f
-        return f
-    return register
-
-
-def store_action(name: str):
-    def register(f):
-        STORE_ACTIONS[name] = f
-        return f
-    return register
-
-
-class Outcome(Exception):
-    """Raised by an action to end with ``status`` and ``text`` (and ``err``):
-    a game action's change is kept (1: done, but not all was taken); a store
-    action's is not (1: refused, e.g. the game exists)."""
-
-    def __init__(self, text: str, status: int, err: str = ""):
-        super().__init__(text or err)
-        self.text, self.status, self.err = text, status, err
+# the action modules: importing them fills the tables
+from . import archive as _archive, ending as _ending, game as _game, gm as _gm  # noqa: F401
+from .registry import GAME_ACTIONS, STORE_ACTIONS, Outcome
 
 
 class Commands:
@@ -67,7 +22,6 @@ class Commands:
         self.judge, self.online = judge, online
 
     def __call__(self, work: dict, db, now: datetime):
-        _register_all()
         from ..game import GameError
         from ..rules.map import MapError
         from ..storage import StoreError
@@ -125,24 +79,3 @@ class Commands:
             if games[name] is not None:
                 replies += notice_replies(notice, games[name], db, self.judge)
         return replies, {"status": 0, "out": f"{len(replies)} mail(s) for {len(docs)} notice(s)", "err": ""}
-
-
-def take_in(db, data: dict, gm: dict | None = None, here: str = ""):
-    """Store the whole game ``data`` (:meth:`Game.to_dict`) as a new game,
-    with its GM record ``gm`` if any; returns the Game. Raises
-    :class:`Outcome` (status 1) if a game of that name exists (``here``: words
-    for where)."""
-    from ..game import Game
-    from ..storage import find_game, save_game, save_gm
-    game = Game.from_dict(data)
-    if find_game(db, game.name) is not None:
-        raise Outcome("", 1, f"a game {game.name!r} exists{here} already")
-    save_game(db, game)
-    if gm:
-        save_gm(db, game.name, gm)
-    return game
-
-
-def _register_all() -> None:
-    """Import the command modules, whose decorators fill the tables."""
-    from . import archive, game, game_end, game_gm, game_move  # noqa: F401
