@@ -205,6 +205,7 @@ def beside() -> None:
                      "5 MB": (f"From: {address}\nTo: judge@example.test\nMessage-ID: <big@x>\n"
                               f"Subject: orders\n\nSIGNON g00000\n{order}").encode()
                      + (b"x" * 78 + b"\n") * 64_000}                  # 5 MB in lines SMTP allows
+            longs = {label: raw.replace(b"\n", b"\r\n") for label, raw in longs.items()}   # as SMTP carries them
             waited: dict[str, float] = {}
 
             def send_long(label: str, raw: bytes) -> None:

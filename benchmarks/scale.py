@@ -38,6 +38,7 @@ import tempfile
 import threading
 import time
 from datetime import datetime, timedelta, timezone
+from email import policy
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -179,7 +180,7 @@ def order_mail(game: str, power: str) -> bytes:
     m["From"], m["To"], m["Subject"] = f"{power.lower()}@{game}.example", "judge@example.test", "orders"
     m["Message-ID"] = make_msgid(domain="players.example")
     m.set_content(f"SIGNON {game}\n{HOLDS[power]}\n")
-    return m.as_bytes()
+    return m.as_bytes(policy=policy.SMTP)                  # CRLF line ends, as SMTP carries them
 
 
 def wait_new(judge: Judge, before: set[str], count: int, timeout: float = 60.0) -> float:

@@ -62,7 +62,7 @@ def mail(frm: str, body: str, mid: str) -> bytes:
     m = EmailMessage()
     m["From"], m["To"], m["Subject"], m["Message-ID"] = frm, "judge@example.test", "soak", mid
     m.set_content(body)
-    return m.as_bytes()
+    return m.as_bytes(policy=policy.SMTP)
 
 
 def write_config(folder: Path, inbound: str, port: int, dv) -> Path:

@@ -238,3 +238,29 @@ def test_a_gm_command_line_change_is_mailed_within_seconds(smtp_daemon, tmp_path
     assert notice["To"] == "gm@example.org"
     ledger = store(data)["ledger"]
     assert [row["from"] for row in ledger.values()].count("judge game") == 1    # done once, by the judge
+
+
+def test_the_listener_answers_without_waiting_for_acks(tmp_path, monkeypatch):
+    """Each connection to the embedded listener has Nagle's algorithm off
+    (TCP_NODELAY), as asyncio gives its own servers: before, the socket bound
+    beforehand lacked it and every EHLO (a many-line answer) waited ~40 ms for
+    the client's delayed ACK."""
+    import socket
+    from aiosmtpd.smtp import SMTP
+    from judge.mail.inbound_smtp import SmtpInbound
+    from judge.mail.spool import Spool
+    seen = []
+    made = SMTP.connection_made
+
+    def connection_made(self, transport):
+        seen.append(transport.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+        made(self, transport)
+    monkeypatch.setattr(SMTP, "connection_made", connection_made)
+    inbound = SmtpInbound(Spool(tmp_path / "spool"), lambda: None, "127.0.0.1", 0, 1_000_000)
+    inbound.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", inbound.port, local_hostname="client.example") as c:
+            assert c.ehlo()[0] == 250
+    finally:
+        inbound.stop()
+    assert seen and all(seen)
