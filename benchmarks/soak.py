@@ -7,7 +7,7 @@ A seven-player game is created and joined by mail; then ``--mails`` order
 mails are sent, one at a time, each player's orders cycling through valid
 orders for one of its units, while another thread kills ``judge serve``
 (SIGKILL) at random intervals (``--kill-every MIN,MAX`` seconds) and starts
-it again at once. With SMTP in, a mail whose ``250`` did not come is sent
+it again at once, until the judge has processed every mail sent. With SMTP in, a mail whose ``250`` did not come is sent
 again (as any mail client does); with IMAP in, mails are appended to a real
 Dovecot inbox. ``--hog`` runs a CPU-burning process per core beside it.
 
@@ -141,9 +141,11 @@ def run(inbound: str, n: int, kill_range: tuple[float, float], dv) -> dict:
     for p in POWERS:
         deliver(mail(f"{p.lower()}@example.org", f"JOIN soak pw-{p.lower()} {p}\n", f"<soak-join-{p}@x>"))
 
+    killing_done = threading.Event()
+
     def killer():
         rng = random.Random(7)
-        while not stop.wait(rng.uniform(*kill_range)):
+        while not killing_done.wait(rng.uniform(*kill_range)):
             judge.kill_and_restart()
     killing = threading.Thread(target=killer, daemon=True)
     killing.start()
@@ -155,12 +157,17 @@ def run(inbound: str, n: int, kill_range: tuple[float, float], dv) -> dict:
         mid = f"<soak-{inbound}-{i}@x>"
         deliver(mail(f"{p.lower()}@example.org", f"SIGNON soak pw-{p.lower()}\n{order}\n", mid))
         sent.append((mid, p, order))
-    stop.set()
-    killing.join()
-    elapsed = time.monotonic() - t0
-    # drain: wait until every mail has its ledger entry and the outbox is empty
+    # the kills go on while the judge works through what was sent (IMAP: all of it)
     data = folder / "data"
     keys = {mid.strip("<>") for mid, _p, _o in sent}
+    end = time.monotonic() + 900
+    while time.monotonic() < end and not keys <= set(tables(data / "store").get("ledger", {})):
+        time.sleep(2.0)
+    killing_done.set()
+    killing.join()
+    stop.set()
+    elapsed = time.monotonic() - t0
+    # drain: wait until every mail has its ledger entry and the outbox is empty
     end = time.monotonic() + 120
     while time.monotonic() < end:
         t = tables(data / "store")
@@ -188,6 +195,8 @@ def run(inbound: str, n: int, kill_range: tuple[float, float], dv) -> dict:
         imap.delete_folder(f"soak{os.getpid()}")
         imap.logout()
     shutil.rmtree(folder, ignore_errors=True)
+    for k in dropped:
+        print(f"  dropped {k}: {ledger[k]}", flush=True)
     return {"sent": n, "processed": sum(1 for k in keys if ledger.get(k, {}).get("status") == "done"),
             "lost": len(lost), "duplicated": len(duplicated), "dropped-valid": len(dropped),
             "unanswered": len(unanswered), "kills": judge.kills, "last orders stand": in_order,

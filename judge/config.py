@@ -110,7 +110,8 @@ class Outbound:
 
 @dataclass
 class Worker:
-    max_attempts: int = 3            # tries of one mail (failed, or the judge died on it) before it is set aside
+    max_attempts: int = 3            # tries of one mail that failed with an error before it is set aside
+    max_deaths: int = 8              # tries of one mail during which the judge died (crash, kill) before that
     retry_delay: float = 2.0         # seconds; doubles per failed attempt
     ledger_days: float = 90.0        # ledger entries (Message-IDs seen) older than this are pruned daily
 

@@ -177,7 +177,8 @@ def make_worker(cfg: Config, *, clock: Callable[[], datetime] = utc_now, handler
     return Worker(Store(cfg.store_path, lazy_sync=online), Spool(cfg.spool_dir), handler or MailCommands(cfg),
                   address=j.address,
                   name=j.name, domain=cfg.domain, keeper=j.keeper, language=j.language,
-                  max_attempts=cfg.worker.max_attempts, retry_delay=cfg.worker.retry_delay,
+                  max_attempts=cfg.worker.max_attempts, max_deaths=cfg.worker.max_deaths,
+                  retry_delay=cfg.worker.retry_delay,
                   ledger_days=cfg.worker.ledger_days, clock=clock, timekeeper=Timekeeper(j),
                   commands=Commands(j, online), templates=cfg.templates_dir,
                   reading={"limits": cfg.limits, "markers": tuple(cfg.senders.loop_headers)}, **hooks)

@@ -129,25 +129,26 @@ def test_killed_between_steps_smtp(tmp_path, fault):
     check_exactly_once(data)
 
 
-def test_a_mail_that_kills_the_judge_is_set_aside_after_max_attempts(tmp_path):
+def test_a_mail_that_kills_the_judge_is_set_aside_after_max_deaths(tmp_path):
     """A poison mail: the judge dies (SIGKILL, no exception) each time it
     commits it. The first death, in a batch, charges nobody but marks the
     mail to be tried alone; alone, each death is charged to it at the next
-    start, so after worker.max_attempts (3) more deaths that start sets it
+    start, so after worker.max_deaths (3 here) deaths the next start sets it
     aside with its bytes, tells the judgekeeper and answers the sender, and
     the judge goes on answering other mail."""
     from judge.mail.spool import Spool
     data, port = tmp_path / "data", free_port()
     cfg = write_config(tmp_path / "judge.toml", data, inbound={"transport": "smtp", "smtp": {"port": port}},
                        outbound={"transport": "maildir"})
+    cfg.write_text(cfg.read_text().replace("[worker]\n", "[worker]\nmax_deaths = 3\n"))
     poison = raw("<poison@x>", "mallory@example.org", "HELP\n")
     Spool(data / "spool").put(poison, {"source": "smtp"})
     for _ in range(4):
         doomed = DaemonProcess(cfg, fault="before_commit")      # dies on every mail it processes
         assert doomed.wait_killed() == -signal.SIGKILL
-    attempts = [json.loads(p.read_bytes().partition(b"\n")[0])["attempts"]
-                for p in (data / "spool" / "new").iterdir()]
-    assert attempts == [2]                  # the last death is charged by the next start's recovery
+    deaths = [json.loads(p.read_bytes().partition(b"\n")[0]).get("deaths")
+              for p in (data / "spool" / "new").iterdir()]
+    assert deaths == [2]                  # the last death is charged by the next start's recovery
     survivor = DaemonProcess(cfg, fault="before_commit")       # still dies on any commit of a mail...
     try:
         mails = wait_for(lambda: len(outbox(data)) == 2 and outbox(data), what="the notice and the answer")

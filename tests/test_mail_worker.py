@@ -208,16 +208,16 @@ def test_a_mail_the_judge_dies_on_is_counted_and_set_aside(tmp_path):
     next start; it is then processed on its own, its attempt counted on disk
     first; after max_attempts it is set aside without another try, the
     judgekeeper told and the sender answered from its headers alone."""
-    worker, store, spool, sent, acked = make(tmp_path, max_attempts=3)
+    worker, store, spool, sent, acked = make(tmp_path, max_deaths=3)
     poison = spool.put(inbound("HELP\n", "<poison@x>"), {"source": "imap", "uid": 1, "uidvalidity": 1})
     later = spool.put(inbound("HELP\n", "<later@x>"), {"source": "imap", "uid": 2, "uidvalidity": 1})
     spool.begin([poison.name, later.name])              # the batch was being processed ...
     spool.handling(poison.name)                         # ... and the judge died handling this one
     assert spool.recover() == [poison.name]
     for died in (2, 3):                                 # processed alone, counted first; dies again
-        spool.count_attempt(spool.read(poison.name))
+        spool.count_death(spool.read(poison.name))
         assert spool.pending()[0] == poison.name and spool.recover() == []
-    assert spool.read(poison.name).meta["attempts"] == 3 and spool.read(later.name).meta["attempts"] == 0
+    assert spool.read(poison.name).meta["deaths"] == 3 and "deaths" not in spool.read(later.name).meta
     drain(worker)
     assert spool.pending() == [] and [i["key"] for i in spool.shunted()] == ["poison@x"]
     assert store.get("ledger", "poison@x")["status"] == "shunted"

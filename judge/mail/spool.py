@@ -19,8 +19,9 @@ into place and the folder is fsynced (the Mailman queue discipline).
 Metadata keys: ``key`` (ledger key, see :func:`message_key`), ``source``
 (``"smtp"``, ``"imap"``, ``"cli"``), ``received`` (UTC ISO time) and
 transport details (``uid``/``uidvalidity``/``folder`` for IMAP, ``mail_from``
-/ ``rcpt_tos`` for SMTP), ``attempts`` (processing attempts so far that did
-not finish: failed, or the process died), ``alone`` (to be processed on its
+/ ``rcpt_tos`` for SMTP), ``attempts`` (processing attempts so far that
+failed with an error), ``deaths`` (attempts during which the process died),
+``alone`` (to be processed on its
 own: its batch died while committing), ``retry`` (true when a judgekeeper
 sent a shunted entry back).
 
@@ -165,15 +166,16 @@ class Spool:
     def record_failure(self, entry: SpoolEntry, error: str, counted: bool = False) -> SpoolEntry:
         """Record a failed attempt and its ``error`` in the entry's metadata
         (rewritten durably); it adds one to ``attempts`` unless the attempt was
-        ``counted`` before it was made (:meth:`count_attempt`)."""
+        ``counted`` before it was made."""
         meta = dict(entry.meta, attempts=entry.meta.get("attempts", 0) + (0 if counted else 1),
                     error=error[:2000])
         self._write(entry.name, meta, entry.raw)
         return SpoolEntry(entry.name, meta, entry.raw)
 
-    def count_attempt(self, entry: SpoolEntry) -> SpoolEntry:
-        """Add one to the entry's ``attempts``, durably, before an attempt."""
-        meta = dict(entry.meta, attempts=entry.meta.get("attempts", 0) + 1)
+    def count_death(self, entry: SpoolEntry) -> SpoolEntry:
+        """Add one to the entry's ``deaths`` (the process died while handling
+        it: a crash, or a kill from outside), durably."""
+        meta = dict(entry.meta, deaths=entry.meta.get("deaths", 0) + 1)
         self._write(entry.name, meta, entry.raw)
         return SpoolEntry(entry.name, meta, entry.raw)
 
@@ -213,10 +215,10 @@ class Spool:
         self.inflight_path.unlink(missing_ok=True)
 
     def recover(self) -> list[str]:
-        """After a restart: charge one attempt to the entry that was being
-        handled when the process died, if it is still waiting; if the batch
-        died while committing, mark its waiting entries ``alone`` (no
-        attempt charged). Then forget the batch. Returns the names charged.
+        """After a restart: charge one death to the entry that was being
+        handled when the process died, if it is still waiting (and to an
+        entry processed alone that died committing); if a batch died while
+        committing, mark its waiting entries ``alone`` (nobody charged). Then forget the batch. Returns the names charged.
         Call before any processing."""
         try:
             info = json.loads(self.inflight_path.read_text(encoding="utf-8"))
@@ -230,12 +232,12 @@ class Spool:
         out = []
         try:
             if info.get("stage") == "handling" and info.get("current") in waiting:
-                self.count_attempt(self.read(info["current"]))
+                self.count_death(self.read(info["current"]))
                 out.append(info["current"])
             elif info.get("stage") == "committing" and info.get("alone"):
                 for name in info.get("batch") or ():        # its own commit: charged
                     if name in waiting:
-                        self.count_attempt(self.read(name))
+                        self.count_death(self.read(name))
                         out.append(name)
             elif info.get("stage") == "committing":
                 for name in info.get("batch") or ():
@@ -298,14 +300,14 @@ class Spool:
 
     def retry(self, key_or_name: str) -> SpoolEntry:
         """Send a shunted entry (by ledger key or file stem) back to ``new/`` with
-        ``retry`` set and its attempts reset. KeyError if no shunted entry matches."""
+        ``retry`` set and its attempts and deaths reset. KeyError if no shunted entry matches."""
         for info in self.shunted():
             if key_or_name in (info["name"], info.get("key")):
                 stem = info["name"]
                 raw = (self.shunt_dir / f"{stem}.eml").read_bytes()
                 meta = {k: v for k, v in info.items()
                         if k not in ("name", "path", "reason", "shunted", "error")}
-                meta.update(attempts=0, retry=True)
+                meta.update(attempts=0, deaths=0, retry=True)
                 entry = self.put(raw, meta)
                 (self.shunt_dir / f"{stem}.json").unlink(missing_ok=True)
                 (self.shunt_dir / f"{stem}.eml").unlink(missing_ok=True)

@@ -26,13 +26,17 @@ doubling delay, the entry blocking the ones behind it (order matters: the last
 orders count); then it is shunted: ONE commit writes its ledger entry, the
 judgekeeper's notice and the sender's answer (nothing was changed: send it
 again, or write to the GM), then its bytes move to ``spool/shunt``.
-A mail during which the process dies (no exception to catch) counts as an
-attempt too, charged to that mail alone: the spool notes which entry is
-being handled (see :mod:`judge.mail.spool`); an entry tried before is
-processed on its own (after the handler has warmed up, so that the first
-mail after a start does not pay for loading maps and templates), and one
-that has had its ``max_attempts`` is shunted
-without another try (answered from its headers alone: reading it once more
+A mail during which the process dies (no exception to catch) counts a
+death, charged to that mail alone: the spool notes which entry is being
+handled (see :mod:`judge.mail.spool`); an entry tried before is processed
+on its own (after the handler has warmed up, so that the first mail after
+a start does not pay for loading maps and templates), and one that has had
+its ``max_deaths`` is shunted without another try. Deaths have their own,
+higher bound (default 8): a kill from outside (an operator, the OOM killer
+hitting the judge for another's memory) lands on whatever mail is being
+handled and says nothing about it, while a mail that kills the judge itself
+does so every time, and an error a mail causes is caught and retried at
+once with its doubling delay. Set aside without another try (answered from its headers alone: reading it once more
 might kill the judge again). The ledger is asked first: an entry already
 processed is never shunted, only dropped.
 
@@ -120,7 +124,7 @@ class Worker:
 
     def __init__(self, store, spool: Spool, handler: CommandHandler, *, address: str, name: str,
                  domain: str, keeper: str, language: str = "en", max_attempts: int = 3,
-                 retry_delay: float = 2.0, batch: int = 50, ledger_days: float = 90.0,
+                 max_deaths: int = 8, retry_delay: float = 2.0, batch: int = 50, ledger_days: float = 90.0,
                  clock: Callable[[], datetime] = utc_now,
                  ack: Callable[[dict], None] = lambda meta: None,
                  send: Callable[[list[dict]], None] = lambda rows: None,
@@ -133,6 +137,7 @@ class Worker:
         self.address, self.name, self.domain, self.keeper = address, name, domain, keeper
         self.language = language
         self.max_attempts, self.retry_delay, self.batch = max_attempts, retry_delay, batch
+        self.max_deaths = max_deaths
         self.ledger_days = ledger_days
         self._next_prune = 0.0                  # monotonic time of the next ledger pruning round
         self._prune_shard = 0                   # the ledger shard it starts with
@@ -279,7 +284,8 @@ class Worker:
             seen = self.store.get("ledger", entry.key)
             if seen is not None and not (seen.get("status") == "shunted" and entry.meta.get("retry")):
                 return self._seen_before(entry, seen)
-            if entry.meta.get("attempts", 0) >= self.max_attempts:
+            if entry.meta.get("attempts", 0) >= self.max_attempts or \
+                    entry.meta.get("deaths", 0) >= self.max_deaths:
                 return self._poisoned(entry)
         self.spool.begin([e.name for e in entries], alone)
         for tries in range(1, CONFLICT_TRIES + 1):
@@ -504,14 +510,14 @@ class Worker:
         self._set_aside(entry, mail, detail, attempts, answer=True)
 
     def _poisoned(self, entry: SpoolEntry) -> None:
-        """``entry`` had its ``max_attempts`` without finishing (the process
-        died during them): set it aside without another try (the sender is
-        answered from its headers alone)."""
-        attempts = entry.meta.get("attempts", 0)
-        detail = entry.meta.get("error") or f"the judge stopped (crashed or was killed) during each of " \
-                                            f"{attempts} attempts to process this mail"
-        log.error("mail %s: %d attempts did not finish; set aside without another try", entry.key, attempts)
-        self._set_aside(entry, _headers_only(entry), detail, attempts, answer=True)
+        """``entry`` had its ``max_deaths`` (the process died while handling
+        it) or its ``max_attempts`` without finishing: set it aside without
+        another try (the sender is answered from its headers alone)."""
+        deaths, attempts = entry.meta.get("deaths", 0), entry.meta.get("attempts", 0)
+        detail = f"the judge stopped (crashed or was killed) during each of {deaths} attempts to process " \
+                 f"this mail" if deaths >= self.max_deaths else entry.meta.get("error") or f"{attempts} failed attempts"
+        log.error("mail %s: %d attempts did not finish; set aside without another try", entry.key, deaths + attempts)
+        self._set_aside(entry, _headers_only(entry), detail, deaths + attempts, answer=True)
 
     def _seen_before(self, entry: SpoolEntry, seen: dict) -> None:
         """An entry tried before whose key the ledger has: processed already
@@ -677,7 +683,7 @@ def _headers_only(entry: SpoolEntry) -> InboundMail:
 
 def _alone(entry: SpoolEntry) -> bool:
     """Is ``entry`` to be processed on its own (tried before, or its batch died committing)?"""
-    return entry.meta.get("attempts", 0) > 0 or bool(entry.meta.get("alone"))
+    return entry.meta.get("attempts", 0) > 0 or entry.meta.get("deaths", 0) > 0 or bool(entry.meta.get("alone"))
 
 
 def _blank_mail(key: str) -> InboundMail:
