@@ -155,7 +155,8 @@ COMMANDS: tuple[Command, ...] = (
                      '                            least an hour'),)),
     Command('resume', 'gm', en=('RESUME',), zh=('恢复', '恢復')),
     Command('process', 'gm', en=('PROCESS',), zh=('结算', '結算'),
-            help=(N_('PROCESS                     adjudicate the phase now'),)),
+            help=(N_('PROCESS [PHASE]             adjudicate the phase now (with PHASE: only if the\n'
+                     '                            game is still in it, PROCESS S1901M)'),)),
     Command('rollback', 'gm', en=('ROLLBACK',), zh=('回退', '回滚', '回滾'),
             help=(N_('ROLLBACK PHASE              back to the start of PHASE (ROLLBACK F1901M)'),)),
     Command('set_settings', 'gm', en=(), zh=(),
