@@ -1,11 +1,11 @@
 """Soak benchmark (issue 12): order mails while the judge is killed again and again.
 
     python benchmarks/soak.py [--mails 2000] [--inbound smtp|imap|both] [--hog]
-                              [--kill-every 0.3,1.5]
+                              [--kill-every 1.0,4.0] [--rate 2.5]
 
 A seven-player game is created and joined by mail; then ``--mails`` order
-mails are sent, one at a time, each player's orders cycling through valid
-orders for one of its units, while another thread kills ``judge serve``
+mails are sent, one at a time (``--rate`` a second), each player's orders
+cycling through valid orders for one of its units, while another thread kills ``judge serve``
 (SIGKILL) at random intervals (``--kill-every MIN,MAX`` seconds) and starts
 it again at once, until the judge has processed every mail sent. With SMTP in, a mail whose ``250`` did not come is sent
 again (as any mail client does); with IMAP in, mails are appended to a real
@@ -119,7 +119,7 @@ def smtp_send(port: int, raw: bytes, stop: threading.Event) -> None:
             time.sleep(0.05)
 
 
-def run(inbound: str, n: int, kill_range: tuple[float, float], dv) -> dict:
+def run(inbound: str, n: int, kill_range: tuple[float, float], dv, rate: float = 2.5) -> dict:
     folder = Path(tempfile.mkdtemp(prefix=f"judge-soak-{inbound}-"))
     port = free_port()
     cfg = write_config(folder, inbound, port, dv)
@@ -152,6 +152,7 @@ def run(inbound: str, n: int, kill_range: tuple[float, float], dv) -> dict:
     rng = random.Random(1)
     t0 = time.monotonic()
     for i in range(n):
+        time.sleep(max(0.0, t0 + i / rate - time.monotonic()))      # the pace of a busy judge's players
         p = POWERS[i % 7]
         order = rng.choice(CHOICES[p])
         mid = f"<soak-{inbound}-{i}@x>"
@@ -168,7 +169,7 @@ def run(inbound: str, n: int, kill_range: tuple[float, float], dv) -> dict:
     stop.set()
     elapsed = time.monotonic() - t0
     # drain: wait until every mail has its ledger entry and the outbox is empty
-    end = time.monotonic() + 120
+    end = time.monotonic() + 600
     while time.monotonic() < end:
         t = tables(data / "store")
         if keys <= set(t.get("ledger", {})) and not t.get("outbox"):
@@ -208,7 +209,8 @@ def main() -> int:
     ap.add_argument("--mails", type=int, default=2000)
     ap.add_argument("--inbound", choices=("smtp", "imap", "both"), default="both")
     ap.add_argument("--hog", action="store_true", help="a CPU-burning process per core beside it")
-    ap.add_argument("--kill-every", default="0.3,1.5", help="MIN,MAX seconds between kills")
+    ap.add_argument("--kill-every", default="1.0,4.0", help="MIN,MAX seconds between kills")
+    ap.add_argument("--rate", type=float, default=2.5, help="order mails sent per second")
     args = ap.parse_args()
     kill_range = tuple(float(x) for x in args.kill_every.split(","))
     hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 1)] \
@@ -224,7 +226,7 @@ def main() -> int:
         for inbound in ("smtp", "imap") if args.inbound == "both" else (args.inbound,):
             if inbound == "imap" and dv is None:
                 continue
-            r = run(inbound, args.mails, kill_range, dv)
+            r = run(inbound, args.mails, kill_range, dv, args.rate)
             print(f"{inbound}: " + ", ".join(f"{k} {v}" for k, v in r.items()), flush=True)
     finally:
         for h in hogs:

@@ -3,7 +3,9 @@ the ``daemon`` mark of the slow tier.
 
 Tests that start servers or processes — ``judge serve``, Dovecot, an SMTP
 sink, a web server, Chromium, workers killed in child processes — are marked
-``daemon`` (by module, below); ``pytest -m "not daemon"`` is the fast tier.
+``daemon`` (by module, below); tests that run for a minute or more without
+them are marked ``slow`` where they are; ``pytest -m "not daemon and not
+slow"`` is the fast tier.
 
 ``shared_dir`` is ``../shared`` next to the repository (the project's read-only
 reference material); tests that need it are skipped where it is absent.

@@ -81,3 +81,19 @@ def test_broadcasts_are_kept_for_the_archive_private_press_is_not(tmp_path):
     assert [p["text"] for p in data["phases"][0]["press"]] == ["Peace in the west.", "Beware of France."]
     zh = site_of(j.store).render("zh-hans/games/g/S1901M/").body.decode()
     assert "Peace in the west." in zh and "匿名" in zh and "法国" in zh
+
+
+def test_orders_before_every_power_is_taken_say_the_clock_has_not_started(tmp_path):
+    """No deadline yet: the confirmation says when the clock starts instead
+    of leaving the deadline out (a new user's finding)."""
+    j = Judge(tmp_path)
+    j.mail(GM, "CREATE g gmsecret\n")
+    j.mail(addr("France"), "JOIN g pw-france France\n")
+    [reply] = to(j.mail(addr("France"), "SIGNON g pw-france\nA Par - Bur\n"))[addr("France")]
+    assert "No deadline yet: the clock starts when every power is taken" in reply
+    assert "Deadline:" not in reply
+    for p in POWERS:
+        if p != "France":
+            j.mail(addr(p), f"JOIN g pw-{p.lower()} {p}\n")
+    [reply] = to(j.mail(addr("France"), "SIGNON g pw-france\nA Par - Pic\n"))[addr("France")]
+    assert "Deadline:" in reply and "No deadline yet" not in reply

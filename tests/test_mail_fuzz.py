@@ -12,6 +12,8 @@ from __future__ import annotations
 import logging
 
 import mailfuzz
+import pytest
+
 from test_mail_commands import Judge
 
 from judge.mail.spool import message_key
@@ -47,6 +49,7 @@ def account(judge: Judge, raws: list[bytes]) -> dict[str, list[str]]:
     return out
 
 
+@pytest.mark.slow
 def test_thousands_of_mutated_mails_are_each_answered_or_ignored_with_a_reason(tmp_path, caplog):
     judge = Judge(tmp_path, max_attempts=1)
     for raw in mailfuzz.setup_mails():

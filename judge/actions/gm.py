@@ -89,7 +89,7 @@ def gm_action(game, action: str, args: list[str], now: datetime):
         return "Settings changed: " + ", ".join(args), notices
     s = game.schedule
     lines = [f"Game {game.name}: {game.phase} ({phase_title(str(game.phase))})", "state: " + state_text(game),
-             f"deadline: {s.deadline.isoformat() if s.deadline else 'none'}{' (grace running)' if s.late else ''}",
+             f"deadline: {_local(s.deadline, tz) if s.deadline else 'none'}{' (grace running)' if s.late else ''}",
              f"paused: {s.pause_until.isoformat() if s.paused else 'no'}",
              f"waiting: {', '.join(sorted(s.wait)) or 'nobody'}",
              f"abandoned: {', '.join(sorted(s.abandoned)) or 'none'}"]
@@ -120,3 +120,11 @@ def state_text(game) -> str:
 @game_action("gm")
 def gm_work(game, now, args):
     return gm_action(game, args.action, args.args, now)
+
+
+def _local(when: datetime, tz: str) -> str:
+    """``when`` (UTC) in ISO form, and in the game's time zone ``tz`` when that is not UTC."""
+    from ..game.deadlines import zone_of
+    local = when.astimezone(zone_of(tz))
+    return when.isoformat() + ("" if local.utcoffset() == when.utcoffset() and tz in ("UTC", "Etc/UTC")
+                               else f" ({local.strftime('%Y-%m-%d %H:%M')} {tz})")

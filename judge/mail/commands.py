@@ -601,6 +601,8 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                                   "language": self._language(s)})
         self._enter(s, game, None)
         described = describe_settings(settings)
+        if described.get("auth") == "default":           # say what the judge's default is here
+            described["auth"] = f"default({self.auth_of(game)})"
         s.results.append({"kind": "created", "line": cmd.line, "game": game.name, "map": game.map_name,
                           "phase": str(game.phase), "timezone": tz, "rules": settings.rules,
                           "deadline": game.schedule.deadline, "movement": described["movement"],
@@ -1035,6 +1037,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                           "superseded": superseded[:MAX_SHOWN],
                           "superseded_more": max(len(superseded) - MAX_SHOWN, 0), "rejected": rejected,
                           "missing": missing, "deadline": game.schedule.deadline,
+                          "forming": lifecycle(game)["state"] == "forming",
                           "timezone": game.settings.deadlines.timezone})
 
 
