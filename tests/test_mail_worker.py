@@ -309,3 +309,23 @@ def test_the_handler_keeps_a_bounded_number_of_games_in_memory(tmp_path, monkeyp
         spool.put(inbound(f"CREATE m{i} secret\n", f"<m{i}@x>"), {"source": "smtp"})
     drain(worker)
     assert len(sent) == 8 and list(handler._games) == ["m5", "m6", "m7"]
+
+
+def test_the_first_commits_after_a_start_are_small_and_grow_to_the_batch(tmp_path):
+    """A judge killed every few seconds (or crashing in a loop) must still
+    commit: after a start the worker takes FIRST_BATCH entries, doubling with
+    each commit up to ``batch``; every mail is done, in order."""
+    from judge.mail.worker import FIRST_BATCH
+    worker, store, spool, sent, acked = make(tmp_path, batch=16)
+    for n in range(40):
+        spool.put(inbound("HELP\n", f"<m{n}@players.example>"), {"source": "imap", "uid": n + 1, "uidvalidity": 1})
+    sizes = []
+    real = worker.process_batch
+
+    def spy(names):
+        sizes.append(len(names))
+        return real(names)
+    worker.process_batch = spy
+    worker.drain()
+    assert sizes == [FIRST_BATCH, 8, 16, 12] and FIRST_BATCH == 4
+    assert [a["uid"] for a in acked] == list(range(1, 41)) and len(sent) == 40

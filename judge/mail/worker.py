@@ -87,6 +87,8 @@ from .spool import Spool, SpoolEntry
 from .staging import Staging
 from ..storage import StoreError
 
+FIRST_BATCH = 4
+"""Entries in the first commit after a start (see :meth:`Worker.drain`)."""
 log = logging.getLogger("judge.mail")
 
 CONFLICT_TRIES = 20
@@ -137,6 +139,7 @@ class Worker:
         self.address, self.name, self.domain, self.keeper = address, name, domain, keeper
         self.language = language
         self.max_attempts, self.retry_delay, self.batch = max_attempts, retry_delay, batch
+        self._batch_now = min(batch, FIRST_BATCH)  # grows to batch: a judge killed again and again still commits
         self.max_deaths = max_deaths
         self.ledger_days = ledger_days
         self._next_prune = 0.0                  # monotonic time of the next ledger pruning round
@@ -247,7 +250,10 @@ class Worker:
 
     # ---- spool entries ---------------------------------------------------------
     def drain(self) -> float:
-        """Process waiting spool entries in order, up to ``batch`` per commit;
+        """Process waiting spool entries in order, up to ``batch`` per commit
+        (after a start :data:`FIRST_BATCH`, doubling with each commit: a judge
+        killed every few seconds, or crashing in a loop, still gets its first
+        mails committed instead of losing a whole batch each time);
         returns how long to wait (s) before looking again (an entry may be
         waiting for its retry time, and holds back the ones behind it)."""
         while not self._stop.is_set():
@@ -259,11 +265,12 @@ class Worker:
                         return min(wait, 1.0)
                     break
                 names.append(name)
-                if len(names) == self.batch:
+                if len(names) == self._batch_now:
                     break
             if not names:
                 return 1.0
             self.process_batch(names)
+            self._batch_now = min(self.batch, self._batch_now * 2)
         return 0.1
 
     def process(self, name: str) -> None:
