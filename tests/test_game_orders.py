@@ -187,3 +187,18 @@ def test_every_order_of_a_line_with_several_is_taken():
     assert [r.ok for r in receipts] == [True, True, True]
     assert {e.order for e in g.orders["Germany"]} == {
         Move("A", "ber", "pru"), Move("A", "mun", "sil"), Move("F", "kie", "den")}
+
+
+def test_a_phase_keeps_the_last_hundred_replaced_orders_of_a_power():
+    """Thousands of order mails in one phase (a player's script, or someone
+    trying to slow the judge) keep the game's live state bounded: every
+    order in force, and the last MAX_REPLACED replaced ones."""
+    from judge.game.book import MAX_REPLACED
+    g = Game.create("g", now=T0, seed=1)
+    for i in range(MAX_REPLACED + 50):
+        g.submit("France", [Line(f"A Par-Bur {i}", Move("A", "par", "bur"))], T0)
+    g.submit("France", [Line("F Bre-Mao", Move("F", "bre", "mao"))], T0)
+    entries = g.orders["France"]
+    assert sum(e.replaced for e in entries) == MAX_REPLACED and len(entries) == MAX_REPLACED + 2
+    assert [e.text for e in entries if not e.replaced] == [f"A Par-Bur {MAX_REPLACED + 49}", "F Bre-Mao"]
+    assert entries[0].text == "A Par-Bur 49"           # the oldest 49 replaced ones are gone

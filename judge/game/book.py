@@ -2,7 +2,10 @@
 
 ``RULES.md`` §2: "the last orders received before the deadline count". An
 earlier order for the same unit (or an earlier list of the same kind) is kept,
-marked replaced, so the record shows what was written. In an adjustment phase
+marked replaced, so the record shows what was written — the last
+:data:`MAX_REPLACED` of them per power and phase (:func:`trimmed`): a player
+sending thousands of order mails in one phase must not make every later mail
+of the game cost more. In an adjustment phase
 builds and waives beyond the power's count replace the earliest ones, as do
 removals beyond the removals due.
 """
@@ -19,6 +22,8 @@ from ..rules.orders import (
 from .records import OrderEntry
 
 STANDING_TYPES = (RetreatPreference, BuildPriority, DisbandPriority)
+MAX_REPLACED = 100
+"""Replaced entries kept per power and phase (the most recent ones)."""
 
 
 def entry_key(order, phase_kind: str) -> tuple | None:
@@ -109,6 +114,22 @@ class Book:
         if group is not None:
             self._active[group] -= 1
         return e
+
+
+def trimmed(entries: tuple[OrderEntry, ...], keep: int = MAX_REPLACED) -> tuple[OrderEntry, ...]:
+    """``entries`` with every active entry and only the last ``keep``
+    replaced ones, in their order."""
+    replaced = sum(1 for e in entries if e.replaced)
+    if replaced <= keep:
+        return entries
+    drop = replaced - keep
+    out = []
+    for e in entries:
+        if e.replaced and drop:
+            drop -= 1
+            continue
+        out.append(e)
+    return tuple(out)
 
 
 def active(entries: tuple[OrderEntry, ...]) -> list[OrderEntry]:

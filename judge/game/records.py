@@ -91,7 +91,8 @@ class PhaseRecord:
     """One adjudicated phase, never changed afterwards.
 
     ``orders``: ``{power: [OrderEntry]}`` — every order the players wrote for the
-    phase (replaced ones included, in arrival order), then the orders the judge
+    phase (replaced ones included, in arrival order: the last
+    :data:`judge.game.book.MAX_REPLACED` of each power), then the orders the judge
     took from standing lists or defaults. ``results``: the adjudicator's results
     in the order the orders were given, then its own (units without orders,
     civil disorder). ``position_after`` carries the SC ownership after the phase
