@@ -97,3 +97,20 @@ def test_orders_before_every_power_is_taken_say_the_clock_has_not_started(tmp_pa
             j.mail(addr(p), f"JOIN g pw-{p.lower()} {p}\n")
     [reply] = to(j.mail(addr("France"), "SIGNON g pw-france\nA Par - Pic\n"))[addr("France")]
     assert "Deadline:" in reply and "No deadline yet" not in reply
+
+
+def test_many_order_mails_in_a_phase_keep_their_answers_right(tmp_path, monkeypatch):
+    """Past MAX_REPLACED replaced orders the oldest are dropped from the
+    live state; every answer still says what each order replaces (the
+    soak found the answer's bookkeeping assumed nothing is ever dropped)."""
+    from judge.game import book
+    monkeypatch.setattr(book, "MAX_REPLACED", 3)
+    j, _out = started_game(tmp_path)
+    for n, order in enumerate(["A Par - Bur", "A Par - Pic", "A Par - Gas", "A Par H", "A Par - Bur",
+                               "A Par - Pic", "A Par H"] * 2):
+        [reply] = to(j.mail(addr("France"), f"SIGNON g pw-france\n{order}\n"))[addr("France")]
+        assert "could not" not in reply and f"{order}" in reply, (n, reply)
+        if n:
+            assert "replaces" in reply, (n, reply)
+    france = j.game("g")["orders"]["France"]
+    assert sum(e.get("replaced", False) for e in france) <= 3 + 1 and france[-1]["text"] == "A Par H"

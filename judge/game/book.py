@@ -116,9 +116,11 @@ class Book:
         return e
 
 
-def trimmed(entries: tuple[OrderEntry, ...], keep: int = MAX_REPLACED) -> tuple[OrderEntry, ...]:
+def trimmed(entries: tuple[OrderEntry, ...], keep: int | None = None) -> tuple[OrderEntry, ...]:
     """``entries`` with every active entry and only the last ``keep``
-    replaced ones, in their order."""
+    (default :data:`MAX_REPLACED`) replaced ones, in their order. Idempotent;
+    :meth:`judge.game.Game.submit` trims a power's entries before it adds."""
+    keep = MAX_REPLACED if keep is None else keep
     replaced = sum(1 for e in entries if e.replaced)
     if replaced <= keep:
         return entries

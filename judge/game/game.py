@@ -175,7 +175,7 @@ class Game(EndOfGame):
         self.check_running()
         power = self.power(power)
         receipts = []
-        entries = book.Book(self.orders.get(power, ()), self.phase.kind, self._limits(power))
+        entries = book.Book(book.trimmed(self.orders.get(power, ())), self.phase.kind, self._limits(power))
         for line in lines:
             if not hasattr(line, "input"):
                 line = Line("", line)
@@ -193,7 +193,7 @@ class Game(EndOfGame):
                 gone = entries.add(OrderEntry(line.input, order, WRITTEN, False, now))
                 receipts.append(Receipt(line.input, order, None, tuple(gone)))
         if power in self.orders or entries.entries:
-            self.orders[power] = book.trimmed(entries.entries)
+            self.orders[power] = entries.entries
         if power in self.schedule.to_confirm and any(r.ok for r in receipts):
             # orders sent again after a ROLLBACK: they may be processed early (issue 13 point 1)
             self.schedule = replace(self.schedule, to_confirm=self.schedule.to_confirm - {power})

@@ -68,6 +68,7 @@ from ..config import LANGUAGES, Config
 from ..game import Game, GameError, Player, Settings
 from ..game.game import NAME_RE
 from ..game.notices import GM, Notice
+from ..game.book import trimmed
 from ..game.deadlines import adjustment_status
 from ..game.refusals import misspelt_order_word
 from ..game.setting_text import change_settings, describe_settings, preset_reply
@@ -992,7 +993,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                            position=game.position, power=power)
         parsed = parse_orders("\n".join(lines), ctx)
         notes = {p.input: tuple(getattr(p, "notes", ())) for p in parsed}
-        before = len(game.orders.get(power, ()))
+        before = len(trimmed(game.orders.get(power, ())))      # what submit starts from
         receipts = game.submit(power, parsed, s.now)
         self._changed(s, game)
         entries = game.orders.get(power, ())
