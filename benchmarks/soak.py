@@ -1,7 +1,7 @@
 """Soak benchmark (issue 12): order mails while the judge is killed again and again.
 
     python benchmarks/soak.py [--mails 2000] [--inbound smtp|imap|both] [--hog]
-                              [--kill-every 1.0,4.0] [--rate 2.5]
+                              [--kill-every 0.7,2.5] [--rate 4]
 
 A seven-player game is created and joined by mail; then ``--mails`` order
 mails are sent, one at a time (``--rate`` a second), each player's orders
@@ -209,8 +209,8 @@ def main() -> int:
     ap.add_argument("--mails", type=int, default=2000)
     ap.add_argument("--inbound", choices=("smtp", "imap", "both"), default="both")
     ap.add_argument("--hog", action="store_true", help="a CPU-burning process per core beside it")
-    ap.add_argument("--kill-every", default="1.0,4.0", help="MIN,MAX seconds between kills")
-    ap.add_argument("--rate", type=float, default=2.5, help="order mails sent per second")
+    ap.add_argument("--kill-every", default="0.7,2.5", help="MIN,MAX seconds between kills")
+    ap.add_argument("--rate", type=float, default=4.0, help="order mails sent per second")
     args = ap.parse_args()
     kill_range = tuple(float(x) for x in args.kill_every.split(","))
     hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 1)] \
