@@ -123,8 +123,6 @@ def gm_work(game, now, args):
 
 
 def _local(when: datetime, tz: str) -> str:
-    """``when`` (UTC) in ISO form, and in the game's time zone ``tz`` when that is not UTC."""
-    from ..game.deadlines import zone_of
-    local = when.astimezone(zone_of(tz))
-    return when.isoformat() + ("" if local.utcoffset() == when.utcoffset() and tz in ("UTC", "Etc/UTC")
-                               else f" ({local.strftime('%Y-%m-%d %H:%M')} {tz})")
+    """``when`` (UTC) in ISO form, and as the mails write it in the game's time zone ``tz`` (not UTC)."""
+    from ..text.dates import format_deadline
+    return when.isoformat() if tz in ("UTC", "Etc/UTC") else f"{when.isoformat()} ({format_deadline(when, tz, 'en')})"

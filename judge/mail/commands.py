@@ -68,7 +68,6 @@ from ..config import LANGUAGES, Config
 from ..game import Game, GameError, Player, Settings
 from ..game.game import NAME_RE
 from ..game.notices import GM, Notice
-from ..game.book import trimmed
 from ..game.deadlines import adjustment_status
 from ..game.refusals import misspelt_order_word
 from ..game.setting_text import change_settings, describe_settings, preset_reply
@@ -993,11 +992,11 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                            position=game.position, power=power)
         parsed = parse_orders("\n".join(lines), ctx)
         notes = {p.input: tuple(getattr(p, "notes", ())) for p in parsed}
-        before = len(trimmed(game.orders.get(power, ())))      # what submit starts from
         receipts = game.submit(power, parsed, s.now)
         self._changed(s, game)
-        entries = game.orders.get(power, ())
-        replaced_by = _replaced_by(entries, before, [r for r in receipts if r.ok])
+        entries, taken = game.orders.get(power, ()), [r for r in receipts if r.ok]
+        before = len(entries) - len(taken)          # each order taken is one new entry at the end
+        replaced_by = _replaced_by(entries, before, taken)
         final = list(range(len(entries)))    # the entry that holds each one's unit now, after replacements
         for j in sorted(replaced_by, reverse=True):
             final[j] = final[replaced_by[j]]
