@@ -8,8 +8,10 @@
 - UIDVALIDITY: an acknowledgement is applied only to the UIDVALIDITY the UID
   was fetched under; after a change the mailbox is read again and the ledger
   (keyed by Message-ID or content hash) recognises what was done already.
-- Waiting: IDLE when the server has it (renewed every ``idle_renew`` s), else
-  polling every ``poll_interval`` s. Connection errors: reconnect after 1, 2,
+- Waiting: IDLE when the server has it (renewed every ``idle_renew`` s, and
+  ended every ``poll_interval`` s for a search: a mail that arrives between
+  the search and the IDLE command is not announced by Dovecot, and would
+  otherwise wait for the renewal), else polling every ``poll_interval`` s. Connection errors: reconnect after 1, 2,
   4 ... s, at most ``backoff_max``.
 """
 
@@ -134,9 +136,9 @@ class ImapInbound:
     def _idle(self) -> None:
         client = self.client
         client.idle()
-        started = time.monotonic()
+        started, length = time.monotonic(), min(self.s.idle_renew, self.s.poll_interval)
         try:
-            while not self._stop.is_set() and time.monotonic() - started < self.s.idle_renew:
+            while not self._stop.is_set() and time.monotonic() - started < length:
                 responses = client.idle_check(timeout=0.5)
                 if any(len(r) > 1 and r[1] in (b"EXISTS", b"RECENT") for r in responses):
                     return
