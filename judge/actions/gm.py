@@ -85,7 +85,6 @@ def gm_action(game, action: str, args: list[str], now: datetime):
     if action == "set":
         need(1, "KEY=VALUE ...")
         notices = master.change(game, args, now)
-        game.settings.check_map(game.map)
         return "Settings changed: " + ", ".join(args), notices
     s = game.schedule
     lines = [f"Game {game.name}: {game.phase} ({phase_title(str(game.phase))})", "state: " + state_text(game),

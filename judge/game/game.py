@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
+from typing import Callable
 
 from ..maps import load_map
 from ..rules import adjudicate_adjustments, adjudicate_movement, adjudicate_retreats
@@ -123,6 +124,23 @@ class Game(EndOfGame):
             raise GameError.wrap(e) from None
         return cls(name, map_name, settings, int(seed), now,
                    {p: Player() for p in game_map.powers}, Position.start(game_map))
+
+    def checkpoint(self) -> Callable[[], None]:
+        """Validate, then apply — the safety net: a function that puts the
+        game back exactly as it is now (every field, the history with it).
+        The verbs' runner takes one before a command and calls it when the
+        command is refused, so a refusal changes nothing even where a check
+        comes after a change. Cheap: fields are immutable values but for a
+        few dicts, which are copied."""
+        state = {f.name: getattr(self, f.name) for f in fields(self)}
+        copies = {k: dict(v) for k, v in state.items() if isinstance(v, dict)}
+        history, mark = self.history, self.history.mark()
+
+        def restore() -> None:
+            for k, v in state.items():
+                setattr(self, k, dict(copies[k]) if k in copies else v)
+            history.restore(mark)
+        return restore
 
     # ---- reading -----------------------------------------------------------------
     @property

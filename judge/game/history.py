@@ -98,6 +98,15 @@ class History(Sequence):
         new = [(i, self._get(i)) for i in range(keep, len(self._items))]
         return new, range(len(self._items), stored_count)
 
+    def mark(self) -> tuple:
+        """What :meth:`restore` needs to put this history back as it is now."""
+        return list(self._items), self._stored, self._load
+
+    def restore(self, mark: tuple) -> None:
+        """Back to the state of :meth:`mark` (a refused command undone)."""
+        items, self._stored, self._load = mark
+        self._items = list(items)
+
     def saved(self) -> None:
         """Every record is now in the store (after a commit)."""
         self._stored = len(self._items)

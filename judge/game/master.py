@@ -163,16 +163,20 @@ def check_become(game, power: str) -> str:
 
 
 # ---- settings ----------------------------------------------------------------------
-def change(game, pairs, now: datetime) -> list[Notice]:
+def change(game, pairs, now: datetime, tz: str | None = None) -> list[Notice]:
     """GM ``SET key=value ...``: change the game's settings (the keys of
-    :mod:`judge.game.setting_text`; an ``end_at`` without an offset is in the
-    game's time zone, after a ``timezone=`` of the same command).
+    :mod:`judge.game.setting_text`; an ``end_at`` without an offset is in
+    zone ``tz``, else the game's, after a ``timezone=`` of the same command).
     A new clock setting applies from the next phase on. Returns the notice
-    telling the GM and players what changed. GameError for a bad pair."""
+    telling the GM and players what changed. GameError for a bad pair or
+    for settings the game's map cannot have (``solo=40`` on a map of 34
+    SCs): checked before anything changes (issue 22 point 3)."""
     try:
-        game.settings = change_settings(game.settings, pairs)
+        settings = change_settings(game.settings, pairs, tz)
+        settings.check_map(game.map)
     except ValueError as e:
         raise GameError.wrap(e) from None
+    game.settings = settings
     return [Notice("settings", turns.EVERYONE, {"game": game.name, "map": game.map_name,
                                                 "changes": shown_pairs(pairs)},   # no join password
                    f"{game.name}:settings:{now.isoformat()}")]

@@ -438,7 +438,6 @@ class GameCommands:
     def _set_settings(self, s, cmd) -> None:
         def run(game):
             notices = master.change(game, list(cmd.args), s.now)
-            game.settings.check_map(game.map)
             return notices, {"changes": list(cmd.args), "preset": preset_reply(cmd.args, game.settings)}
         self._gm_command(s, cmd, "settings", run)
 

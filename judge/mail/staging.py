@@ -48,6 +48,14 @@ class Staging:
     def delete(self, table: str, key: str) -> None:
         self.changes[(table, key)] = None
 
+    def savepoint(self) -> dict:
+        """The staged changes as they are now, for :meth:`rollback`."""
+        return dict(self.changes)
+
+    def rollback(self, point: dict) -> None:
+        """Forget the changes staged since :meth:`savepoint` (a refused command's)."""
+        self.changes = dict(point)
+
     def apply(self, target) -> None:
         """Write every staged change into ``target`` (a Store transaction or a Staging)."""
         for (table, key), doc in self.changes.items():
