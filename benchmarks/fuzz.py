@@ -5,7 +5,7 @@ command handler, and the cost of long mails.
 
 Each mail (tests/mailfuzz.py: seed mails in English and Chinese mutated one
 to three times) is read (:func:`judge.mail.message.read_mail`, with the
-default ``[limits]``), handled (:class:`judge.mail.commands.MailCommands` on
+default ``[limits]``), handled (:class:`judge.mail.handler.MailHandler` on
 a staged view of a real store; the staged changes are committed every 100
 mails; a new store and game every :data:`ROUND` mails) and its replies rendered and composed as the worker does. Prints:
 
@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import mailfuzz  # noqa: E402
 
 from judge.config import Config  # noqa: E402
-from judge.mail.commands import MailCommands  # noqa: E402
+from judge.mail.handler import MailHandler  # noqa: E402
 from judge.mail.compose import compose, message_id_for  # noqa: E402
 from judge.mail.message import read_mail  # noqa: E402
 from judge.mail.render import render  # noqa: E402
@@ -65,10 +65,10 @@ def rss_mb() -> float:
 class Bench:
     """The reader, handler and renderer over a store in a temporary folder."""
 
-    def __init__(self, cfg: Config, folder: Path, handler: MailCommands | None = None):
+    def __init__(self, cfg: Config, folder: Path, handler: MailHandler | None = None):
         self.cfg = cfg
         self.store = Store(folder / "store")
-        self.handler = handler or MailCommands(cfg)
+        self.handler = handler or MailHandler(cfg)
         self.batch = Staging(self.store)
 
     def handle(self, raw: bytes, key: str) -> tuple[str, str]:
@@ -100,7 +100,7 @@ class Bench:
 def fuzz(count: int, seed: int) -> None:
     cfg = Config()
     cfg.judge.address = mailfuzz.JUDGE
-    handler = MailCommands(cfg)          # one handler for the whole run: what it keeps would show in RSS
+    handler = MailHandler(cfg)          # one handler for the whole run: what it keeps would show in RSS
     with tempfile.TemporaryDirectory() as top:
         times, outcomes, reasons, failures = [], collections.Counter(), collections.Counter(), []
         rss_start = None

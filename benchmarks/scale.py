@@ -52,7 +52,7 @@ from mailserver.harness import free_port  # noqa: E402
 from judge.game import Game, Player, Settings, turns  # noqa: E402
 from judge.game.deadlines import DeadlineSettings  # noqa: E402
 from judge.game.history import History  # noqa: E402
-from judge.mail.passwords import hash_password  # noqa: E402
+from judge.game.passwords import hash_password  # noqa: E402
 from judge.storage import Store, save_game, save_gm  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]

@@ -29,9 +29,9 @@ import threading
 from datetime import datetime
 from typing import Callable
 
-from .actions.runner import Commands
 from .config import Config
-from .mail.commands import MailCommands
+from .mail.handler import MailHandler
+from .mail.keeper import KeeperWork
 from .mail.reply import CommandHandler
 from .mail.inbound_imap import ImapInbound
 from .mail.inbound_smtp import SmtpInbound
@@ -57,7 +57,7 @@ class StartError(Exception):
 
 class Daemon:
     """One running judge. ``clock`` gives the UTC time (tests pin it);
-    ``handler`` the mail commands (default :class:`MailCommands`)."""
+    ``handler`` the mail commands (default :class:`MailHandler`)."""
 
     def __init__(self, cfg: Config, *, clock: Callable[[], datetime] = utc_now,
                  handler: CommandHandler | None = None):
@@ -174,13 +174,13 @@ def make_worker(cfg: Config, *, clock: Callable[[], datetime] = utc_now, handler
     ``ack``, ``send`` and ``changed`` callbacks; ``online``: for ``judge
     serve`` (else for a command doing its own work)."""
     j = cfg.judge
-    return Worker(Store(cfg.store_path, lazy_sync=online), Spool(cfg.spool_dir), handler or MailCommands(cfg),
+    return Worker(Store(cfg.store_path, lazy_sync=online), Spool(cfg.spool_dir), handler or MailHandler(cfg),
                   address=j.address,
                   name=j.name, domain=cfg.domain, keeper=j.keeper, language=j.language,
                   max_attempts=cfg.worker.max_attempts, max_deaths=cfg.worker.max_deaths,
                   retry_delay=cfg.worker.retry_delay,
                   ledger_days=cfg.worker.ledger_days, clock=clock, timekeeper=Timekeeper(j),
-                  commands=Commands(j, online), templates=cfg.templates_dir,
+                  commands=KeeperWork(j, online), templates=cfg.templates_dir,
                   reading={"limits": cfg.limits, "markers": tuple(cfg.senders.loop_headers)}, **hooks)
 
 

@@ -16,7 +16,7 @@ from email import policy
 from email.message import EmailMessage
 
 from judge.config import Config
-from judge.mail.commands import MailCommands
+from judge.mail.handler import MailHandler
 from judge.mail.spool import Spool
 from judge.mail.timekeeper import Timekeeper
 from judge.mail.worker import Worker
@@ -41,7 +41,7 @@ class Judge:
         self.store, self.spool = Store(tmp_path / "store"), Spool(tmp_path / "spool")
         self.sent: list[dict] = []
         self.now = T0
-        self.worker = Worker(self.store, self.spool, MailCommands(cfg), address=cfg.judge.address,
+        self.worker = Worker(self.store, self.spool, MailHandler(cfg), address=cfg.judge.address,
                              name=cfg.judge.name, domain=cfg.domain, keeper=cfg.judge.keeper,
                              clock=lambda: self.now, send=self.sent.extend, timekeeper=Timekeeper(cfg.judge))
         self.n = 0

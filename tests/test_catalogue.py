@@ -16,7 +16,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-from judge.mail import registry
+from judge.verbs import registry
 from judge.text.catalogue import LOCALE_DIR, LOCALES, catalogue_path
 from judge.text.reasons import SENTENCES, TEXTS
 
@@ -107,7 +107,7 @@ FORBIDDEN = {
 """Words the rule texts do not use for the judge's concepts (drift seen before)."""
 
 
-HELP_ENTRIES = {h for c in registry.COMMANDS for h in c.help}
+HELP_ENTRIES = {h for c in registry.VERBS for h in c.help}
 
 
 @pytest.mark.parametrize("lang", sorted(LOCALES))

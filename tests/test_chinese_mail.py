@@ -21,7 +21,7 @@ from browser.sample import sample_game
 from test_game_ending_report import ended  # noqa: F401 - the fixture: an alliance win, a fine, an award vote
 from judge.game import Game, GameError, Line, Player
 from judge.game.setting_text import KEYS, SPECIAL, change_settings
-from judge.mail import registry
+from judge.verbs import registry
 from judge.maps import load_map
 from judge.rules.legal import possible_orders
 from judge.rules.orders import Build, Convoy, Disband, Hold, Move, Support
@@ -37,7 +37,7 @@ CHINESE = [(lang, names) for lang in ("zh-hans", "zh-hant") for names in ("house
 GOLDEN = Path(__file__).resolve().parent / "data" / "mail" / "chinese_results"
 
 # ---- the property --------------------------------------------------------------------------
-COMMAND_WORDS = {w for c in registry.COMMANDS for w in " ".join(c.en).split()} | {
+COMMAND_WORDS = {w for c in registry.VERBS for w in " ".join(c.en).split()} | {
     "SET", "SIGN", "ON", "OFF", "PRESS", "BROADCAST", "ENDPRESS", "GREY", "TO", "FROM", "NONE", "BEST",
     "STRATEGY", "DIPLOMACY", "GM", "CLOSE", "ADD", "REMOVE", "NOMAIL"}
 """What players write: the command words (HELP, SIGNON ...)."""

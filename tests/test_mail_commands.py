@@ -11,10 +11,11 @@ from email.message import EmailMessage
 import pytest
 
 from judge.config import Config
-from judge.mail.commands import MailCommands, detect_language
-from judge.mail.registry import read_command
+from judge.mail.handler import MailHandler
+from judge.mail.language import detect_language
+from judge.verbs.registry import read_command
 from judge.text import Words
-from judge.mail.passwords import verify_password
+from judge.game.passwords import verify_password
 from judge.mail.spool import Spool
 from judge.mail.worker import Worker
 from judge.storage import Store
@@ -37,7 +38,7 @@ class Judge:
             cfg.senders.auth = "address"        # these tests sign on from the address on record alone
         self.cfg = cfg
         self.store, self.spool, self.sent = Store(tmp_path / "store"), Spool(tmp_path / "spool"), []
-        self.worker = Worker(self.store, self.spool, MailCommands(cfg, dnsfunc), address=cfg.judge.address,
+        self.worker = Worker(self.store, self.spool, MailHandler(cfg, dnsfunc), address=cfg.judge.address,
                              name="Judge", domain="example.test", keeper="k@example.test",
                              clock=clock, send=self.sent.extend, max_attempts=max_attempts, retry_delay=0,
                              reading={"limits": cfg.limits, "markers": tuple(cfg.senders.loop_headers)})

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from judge.config import Config
-from judge.mail.commands import MailCommands
+from judge.mail.handler import MailHandler
 from judge.mail.spool import Spool
 from judge.mail.worker import Worker
 from judge.storage import Store
@@ -50,7 +50,7 @@ def run_case(tmp_path: Path, case: str) -> dict[str, str]:
     store, spool = Store(tmp_path / "store"), Spool(tmp_path / "spool")
     sent: list[dict] = []
     clock = [T0]
-    worker = Worker(store, spool, MailCommands(cfg), address=cfg.judge.address, name=cfg.judge.name,
+    worker = Worker(store, spool, MailHandler(cfg), address=cfg.judge.address, name=cfg.judge.name,
                     domain=cfg.domain, keeper=cfg.judge.keeper, clock=lambda: clock[0],
                     send=sent.extend)
     out = {}

@@ -1,5 +1,5 @@
 """HELP lists every mail command the judge reads, and nothing else: the
-records of :mod:`judge.mail.registry` and the press words of
+records of :mod:`judge.verbs.registry` and the press words of
 :mod:`judge.game.press` against the rendered HELP in each language; every
 record has its handler, and every usage error its usage line."""
 
@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 from judge.game import press
-from judge.mail import registry
-from judge.mail.commands import MailCommands
-from judge.mail.registry import read_command
+from judge.verbs import registry
+from judge.verbs.registry import read_command
 from test_mail_commands import Judge
 
 PRESS_EN = ("PRESS", "BROADCAST", "ENDPRESS", "GREY")
@@ -49,7 +48,7 @@ def test_help_names_every_english_command_word(lang):
 
 
 def test_the_english_help_names_no_command_the_judge_does_not_read():
-    known = {w for c in registry.COMMANDS for w in " ".join(c.en).split()} | set(PRESS_EN) | ARGUMENTS
+    known = {w for c in registry.VERBS for w in " ".join(c.en).split()} | set(PRESS_EN) | ARGUMENTS
     assert sorted(set(re.findall(r"\b[A-Z]{2,}\b", help_text("en"))) - known) == []
     for word in re.findall(r"^  ([A-Z]+)\b", help_text("en"), re.M):     # each entry's first word
         assert word == "SET" or read_command(f"{word} x") or press.is_press_start(f"{word} x"), word
@@ -59,7 +58,7 @@ def test_the_chinese_helps_name_every_chinese_command_word():
     """A word in GB2312's characters belongs in the simplified HELP, any other
     in the traditional one; each command shows at least one word in both."""
     hans, hant = help_text("zh-hans"), help_text("zh-hant")
-    groups = {c.name: c.zh for c in registry.COMMANDS if c.zh}
+    groups = {c.name: c.zh for c in registry.VERBS if c.zh}
     groups.update({f"press{i}": tuple(w for w in words if not w.isascii()) for i, words in enumerate(PRESS_ZH)})
     missing = []
     for name, words in groups.items():
@@ -77,29 +76,37 @@ def test_help_by_mail_in_each_language(tmp_path):
 
 
 def test_every_command_has_its_handler_and_every_handler_its_command():
-    named = {c.name for c in registry.COMMANDS if c.name} - {"signoff"}    # SIGNOFF: the reading loop stops
-    handlers = {n[1:] for n in dir(MailCommands) if n.startswith("_") and not n.startswith("__")}
-    assert sorted(named - handlers) == []
+    """Each record of the registry names its handler, and each handler
+    function of the verbs' modules (``f(s, cmd)``) is some record's."""
+    import inspect
+
+    from judge.verbs import anyone, archive, ending, gm, keeper, orders, player
+    handlers = {f for m in (anyone, archive, ending, gm, keeper, orders, player) for name, f in vars(m).items()
+                if inspect.isfunction(f) and f.__module__ == m.__name__ and not name.startswith("_")
+                and list(inspect.signature(f).parameters)[:2] == ["s", "cmd"]}
+    assert all(callable(v.run) for v in registry.VERBS)
+    assert sorted(f.__name__ for f in handlers - {v.run for v in registry.VERBS}) == []
     assert read_command("SET deadline=2030-01-01T20:00").name == "set_settings"
-    for c in registry.COMMANDS:
-        for word in c.en + c.zh:
+    for c in registry.VERBS:
+        for word in c.en + c.zh + c.veterans:
             assert read_command(f"{word} x").name == c.name, word
 
 
 def test_every_usage_error_names_a_command_with_a_usage_line():
-    """The usage lines come from the registry: each ``usage_of("name")`` in the
-    mail modules names a command that has one (a catalogue entry)."""
-    import judge.mail as pkg
-    names = set()
-    for path in Path(pkg.__file__).parent.glob("*.py"):
-        names |= set(re.findall(r'usage_of\("(\w+)"\)', path.read_text()))
-    assert names and sorted(n for n in names if not registry.BY_NAME[n].usage) == []
+    """The usage lines come from the registry: each handler that answers with
+    its usage line (``s.usage(cmd)``, ``cmd.verb.usage``) is a verb's that
+    has one (a catalogue entry)."""
+    import inspect
+    using = [v.name for v in registry.VERBS if "usage" in inspect.getsource(v.run) and not v.usage]
+    assert using == []
     from babel.messages.pofile import read_po
     from judge.text.catalogue import catalogue_path
     for lang in ("zh-hans", "zh-hant"):
         with catalogue_path(lang).open("rb") as f:
             catalog = read_po(f)
-        for c in registry.COMMANDS:
+        for c in registry.VERBS:
+            if c.who == "keeper":          # the command line's own, in English
+                continue
             for text in (c.usage, *c.help):
                 if text:
                     assert catalog.get(text) is not None and catalog.get(text).string, (lang, text)

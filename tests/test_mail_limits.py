@@ -68,10 +68,10 @@ def test_a_mail_over_its_time_is_read_no_further_and_says_so(tmp_path, monkeypat
     """[limits] mail_seconds: a mail whose lines take too long (here every
     order line is made to take 0.3 s) stops being read at the budget, with a
     note; what was read stands, so no mail holds the others up for long."""
-    import judge.mail.commands as commands
+    import judge.mail.handler as handler
     j = seated(tmp_path, mail_seconds=0.7)
     clock = iter(i * 0.3 for i in range(1000))          # one tick a line: 0.3, 0.6, then 0.9 > 0.7
-    monkeypatch.setattr(commands.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(handler.time, "monotonic", lambda: next(clock))
     text = j.text("fr@x.org", "SIGNON g1\nA Par - Bur\nF Bre - Mao\nA Mar - Spa\n")
     said = " ".join(text.split())
     assert 'took the judge more than 0.7 seconds, so it stopped: the lines before "F Bre - Mao" were read' in said
@@ -188,7 +188,7 @@ def test_a_mail_checks_a_bounded_number_of_passwords(tmp_path):
     """Issue 12 point 1: a SIGNON with a wrong password from an address the
     judge does not know would try every power's (scrypt, slow on purpose);
     the judge tries at most MAX_PASSWORD_CHECKS a mail and says how to sign on."""
-    from judge.mail.commands import MAX_PASSWORD_CHECKS
+    from judge.verbs.session import MAX_PASSWORD_CHECKS
     j = seated(tmp_path)
     for p, who in (("Germany", "de"), ("Italy", "it"), ("Russia", "ru"), ("Turkey", "tr")):
         j.text(f"{who}@x.org", f"JOIN g1 {who}pass1 {p}")

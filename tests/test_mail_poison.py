@@ -19,7 +19,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from judge.config import Config
-from judge.mail.commands import MailCommands
+from judge.mail.handler import MailHandler
 from judge.mail.spool import Spool
 from judge.mail.worker import Worker
 from judge.storage import Store
@@ -38,7 +38,7 @@ def inbound(n: int, body: str = "HELP\n") -> bytes:
 def worker(tmp_path, sent: list | None = None, max_deaths: int = 3) -> Worker:
     cfg = Config()
     cfg.judge.address, cfg.judge.keeper = "judge@example.test", "keeper@example.test"
-    return Worker(Store(tmp_path / "store"), Spool(tmp_path / "spool"), MailCommands(cfg),
+    return Worker(Store(tmp_path / "store"), Spool(tmp_path / "spool"), MailHandler(cfg),
                   address=cfg.judge.address, name="Judge", domain="example.test", keeper=cfg.judge.keeper,
                   retry_delay=0, max_deaths=max_deaths, send=(sent.extend if sent is not None else lambda rows: None))
 

@@ -10,7 +10,8 @@ from email.message import EmailMessage
 from judge.cli import main
 from storeview import tables as read_tables
 from judge.config import Config
-from judge.mail.commands import MailCommands, Reply
+from judge.mail.handler import MailHandler
+from judge.mail.reply import Reply
 from judge.mail.sender import Sender
 from judge.mail.spool import Spool
 from judge.mail.transport import MaildirTransport, TemporaryError
@@ -41,7 +42,7 @@ def make(tmp_path, handler=None, **kw):
     cfg.judge.address, cfg.judge.keeper = "judge@example.test", "keeper@example.test"
     store, spool = Store(tmp_path / "store"), Spool(tmp_path / "spool")
     sent, acked = [], []
-    worker = Worker(store, spool, handler or MailCommands(cfg), address=cfg.judge.address,
+    worker = Worker(store, spool, handler or MailHandler(cfg), address=cfg.judge.address,
                     name="Judge", domain="example.test", keeper=cfg.judge.keeper, clock=lambda: NOW,
                     retry_delay=0, ack=acked.append, send=sent.extend, **kw)
     return worker, store, spool, sent, acked
@@ -117,7 +118,7 @@ def test_a_mail_that_keeps_failing_is_set_aside_then_retried(tmp_path, capsys):
     assert "set aside (1)" in out and "m1@players.example" in out and "bug in a handler" in out
     assert main(["spool", "--config", str(cfg_file), "retry", "m1@players.example"]) == 0
     assert main(["spool", "--config", str(cfg_file), "retry", "nothing"]) == 1
-    worker.handler = MailCommands(Config())
+    worker.handler = MailHandler(Config())
     drain(worker)
     assert store.get("ledger", "m1@players.example")["status"] == "done"
     assert spool.shunted() == [] and spool.pending() == []
@@ -298,17 +299,16 @@ def test_a_command_line_commit_during_a_batch_is_not_overwritten(tmp_path):
     assert store.get("games", "g") == {"changed": "by the GM's command line", "mail": "m1@players.example"}
 
 
-def test_the_handler_keeps_a_bounded_number_of_games_in_memory(tmp_path, monkeypatch):
+def test_the_handler_keeps_a_bounded_number_of_games_in_memory(tmp_path):
     """Issue 12 point 9 (memory flat under load): mails to ever new games do
     not make the handler keep every game it has read."""
-    import judge.mail.commands as commands
-    monkeypatch.setattr(commands, "GAME_CACHE", 3)
-    handler = MailCommands(Config())
+    handler = MailHandler(Config())
+    handler.games.size = 3
     worker, store, spool, sent, _ = make(tmp_path, handler)
     for i in range(8):
         spool.put(inbound(f"CREATE m{i} secret\n", f"<m{i}@x>"), {"source": "smtp"})
     drain(worker)
-    assert len(sent) == 8 and list(handler._games) == ["m5", "m6", "m7"]
+    assert len(sent) == 8 and list(handler.games.games) == ["m5", "m6", "m7"]
 
 
 def test_the_first_commits_after_a_start_are_small_and_grow_to_the_batch(tmp_path):

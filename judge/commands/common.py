@@ -1,7 +1,7 @@
 """What the ``judge …`` command modules share: where the data folder is
 (``--data``/``--config``), reading a stored game, handing a change to the
 one writer (:mod:`judge.commands.submit`; what the writer does is in
-:mod:`judge.actions`). The command modules import this one; it imports
+:mod:`judge.mail.keeper`, the verbs of :mod:`judge.verbs`). The command modules import this one; it imports
 none of them.
 """
 
@@ -66,7 +66,7 @@ def load_stored_game(args, name: str | None = None):
 
 
 def update_game(args, action: str, extra: dict | None = None) -> int:
-    """Have the writer run the game action ``action`` (:mod:`judge.actions.registry`)
+    """Have the writer run the verb ``action`` (a :attr:`~judge.verbs.registry.Verb.cli` name)
     on game ``args.name``; print its answer."""
     from .submit import run_command
     return run_command(args, action, extra)

@@ -1,6 +1,7 @@
-"""``judge game ...``: run a game by hand, without mail — create, order,
-process and show it; change its settings; the end-of-game commands (alliances,
-draws, concessions, award votes) for a power, and the GM's rulings and scores.
+"""``judge game ...``: run a game by hand, without mail — create, order and
+show it; and every GM and end-of-game verb with a command-line name
+(:mod:`judge.commands.game_verbs`: process, set, extend, ally, draw, end,
+passive, ...), the same verbs the mail runs.
 
 The data folder is the one ``judge serve`` uses: DIR from ``--data``, else
 the ``[judge] data_dir`` of ``--config FILE``, else the ``JUDGE_DATA``
@@ -24,7 +25,6 @@ from ..rules.options import PROFILES
 from ..rules.scoring import AWARD_MODES, AWARD_TIE_RULES, SYSTEMS
 from ..rules.victory import DRAW_MEMBERS, DRAW_VOTES, SOLO_RULES, TIE_RULES
 from ..text.words import phase_title
-from ..actions.registry import results_text
 from .common import add_data_options, fail, load_stored_game, update_game
 
 # judge game new --flag -> settings key (judge.game.setting_text)
@@ -75,14 +75,6 @@ def register(sub) -> None:
     n.add_argument("--tz", help="time zone of an --end-at without offset (default: the game's, UTC)")
     n.set_defaults(func=run_new)
 
-    st = gsub.add_parser("set", parents=[common], help="change or list a game's settings",
-                         description="Change settings: key=value pairs (solo=16 tie=continue "
-                                     "end_at=2027-01-01T00:00Z scoring=dss ...); none lists them.")
-    st.add_argument("name")
-    st.add_argument("pairs", nargs="*", metavar="KEY=VALUE")
-    st.add_argument("--tz", help="time zone of an end_at without offset (default: the game's)")
-    st.set_defaults(func=run_set)
-
     o = gsub.add_parser("orders", parents=[common], help="enter a power's orders",
                         description="Read order lines (English or Chinese) and say how each was read.")
     o.add_argument("name")
@@ -90,20 +82,15 @@ def register(sub) -> None:
     o.add_argument("file", nargs="?", default="-", help="file of order lines, or - for stdin")
     o.set_defaults(func=run_orders)
 
-    pr = gsub.add_parser("process", parents=[common], help="adjudicate the current phase",
-                         description="Adjudicate the current phase now and print the results.")
-    pr.add_argument("name")
-    pr.set_defaults(func=run_process)
-
     s = gsub.add_parser("show", parents=[common], help="print results",
                         description="Print the results of the last adjudication, or of --phase.")
     s.add_argument("name")
     s.add_argument("--phase", help="a phase name such as S1901M")
     s.set_defaults(func=run_show)
-    from .game_end import register_ending   # its handlers use this module's helpers
-    register_ending(gsub, common)
-    from .game_gm import register_gm
-    register_gm(gsub, common)
+    from .game_scores import register_scores
+    register_scores(gsub, common)
+    from .game_verbs import register_verbs
+    register_verbs(gsub, common)
     from .game_move import register_move
     register_move(gsub, common)
 
@@ -117,11 +104,7 @@ def run_orders(args) -> int:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         return fail(f"cannot read {args.file}: {e}")
-    return update_game(args, "orders", {"text": text, "file": None})
-
-
-def run_process(args) -> int:
-    return update_game(args, "process")
+    return update_game(args, "orders", {"words": [args.power], "body": text, "file": None})
 
 
 def run_show(args) -> int:
@@ -135,7 +118,8 @@ def run_show(args) -> int:
     if not records:
         print(f"Game {game.name}: {phase_title(str(game.phase))} ({game.phase}); nothing adjudicated yet.")
         return 0
-    print(results_text(game, records), end="")
+    from ..archive.text import history_text
+    print(history_text(game, records[0].phase, records[-1].phase), end="")
     return 0
 
 
@@ -149,10 +133,3 @@ def last_adjudication(game) -> list:
             break
         out.insert(0, rec)
     return out
-
-
-# ---- settings and the end of the game ------------------------------------------------
-def run_set(args) -> int:
-    return update_game(args, "set")
-
-

@@ -1,6 +1,6 @@
 """How a ``judge game ...`` command gets its change made: by the one writer.
 
-The command writes its work item (:mod:`judge.actions.registry`) into the spool
+The command writes its work item (:mod:`judge.mail.keeper`) into the spool
 like a mail (durable before anything else happens), then:
 
 - if ``judge serve`` owns the data folder (:mod:`judge.storage.owner`), it
@@ -33,7 +33,7 @@ MAKES_GAMES = frozenset({"new", "archive import", "game arrive"})
 
 
 def run_command(args, action: str, extra: dict | None = None, prog: str = "judge game") -> int:
-    """Run ``action`` (:mod:`judge.actions.registry`) with the command-line
+    """Run ``action`` (a verb's command-line name, :mod:`judge.mail.keeper`) with the command-line
     options ``args`` (plus ``extra`` params) through the one writer; print
     its answer (errors after ``prog:``); return its exit status."""
     from ..config import ConfigError

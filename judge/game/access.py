@@ -28,7 +28,7 @@ ACCESS = ("open", "password", "invite")
 @dataclass(frozen=True)
 class AccessSettings:
     """See module doc. ``join_password_hash``: a salted hash
-    (:func:`judge.mail.passwords.hash_password`) or ``""``; ``invited``:
+    (:func:`judge.game.passwords.hash_password`) or ``""``; ``invited``:
     lower-case addresses. Raises GameError (a ValueError) for a value not allowed."""
 
     auth: str = ""

@@ -34,7 +34,7 @@ class Schedule:
     - ``acted``: the GM's phase-changing commands done lately, as ``(digest of
       the mail, the phase and deadline it left, time, mail key, order entries
       of the phase then)`` (ISO times),
-      so a repeat of the same mail is known (:mod:`judge.mail.game_commands`,
+      so a repeat of the same mail is known (:mod:`judge.verbs.gm`,
       issue 13 point 12).
     - ``waiting``: a NoNMR game (``nmr.nonmr``) past its deadline waits for
       the orders of a power (or a replacement) before it is adjudicated.

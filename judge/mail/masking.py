@@ -13,17 +13,19 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from ..verbs.registry import BY_NAME
+
 MASK = "********"
 
-_AT = {"create": None, "join": 1, "signon": 1, "set_password": 0, "replace": -1}
 _SETTING = re.compile(r"(?i)(?:\bjoin[-_]?password|加入密码|加入密碼)\s*[=＝]\s*(\S+)")
 
 
 def secrets_of(name: str | None, args: tuple[str, ...], line: str, suggestion: str | None = None) -> set[str]:
     """The passwords in one command line: ``name`` and ``args`` as read
-    (:class:`judge.mail.commands.Command`), or for a line that is no command,
-    ``suggestion``, the command word it is nearest to (its words after the
-    game name are taken for passwords)."""
+    (:class:`judge.verbs.session.CommandLine`; the verb's record says which
+    argument is a password, :attr:`judge.verbs.registry.Verb.secret`), or
+    for a line that is no command, ``suggestion``, the command word it is
+    nearest to (its words after the game name are taken for passwords)."""
     found = set(_SETTING.findall(line))
     if name is None:
         words = line.split()
@@ -32,17 +34,10 @@ def secrets_of(name: str | None, args: tuple[str, ...], line: str, suggestion: s
         elif suggestion == "SET" and len(words) > 2:
             found.update(words[2:])
         return found
-    if name == "create":
-        plain = [a for a in args if "=" not in a]
-        found.update(plain[1:2])
-    elif name == "replace" and len(args) < 2:
-        pass
-    elif name in _AT and args:
-        at = _AT[name]
-        if at is not None and (at < 0 or len(args) > at) and not (name == "signon" and len(args) < 2):
-            found.add(args[at])
-    elif name == "set_settings":
-        found.update(_SETTING.findall(" ".join(args)))
+    at = BY_NAME[name].secret
+    plain = [a for a in args if "=" not in a]
+    if at is not None and (len(plain) > at if at >= 0 else len(plain) >= 2):
+        found.add(plain[at])
     return {s for s in found if s}
 
 

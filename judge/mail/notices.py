@@ -1,5 +1,5 @@
 """Game notices as mails: who receives a :class:`~judge.game.notices.Notice`
-and in which language and name set, and the :class:`~judge.mail.commands.Reply`
+and in which language and name set, and the :class:`~judge.mail.reply.Reply`
 requests the worker renders and composes (templates ``templates/mail/notices/``).
 
 Recipients: a power's player gets the mail at its leader's address and at

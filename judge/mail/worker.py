@@ -9,7 +9,7 @@ For each spool entry, oldest first:
    and so does a mail the handler chose not to answer (it returns an empty
    list with a ``reason``, :class:`~judge.mail.reply.Unanswered`);
 3. otherwise the command handler runs on a :class:`~judge.mail.staging.Staging`
-   and returns :class:`~judge.mail.commands.Reply` requests, which are rendered
+   and returns :class:`~judge.mail.reply.Reply` requests, which are rendered
    and composed here (Message-ID from (key, purpose, recipient));
 4. the staged game changes, the ledger entry and the outbox rows are committed
    in ONE store transaction (entries waiting together, up to ``batch``, share
@@ -134,7 +134,7 @@ class Worker:
                  changed: Callable[[dict[str, dict | None], bool], None] = lambda rows, by_mail: None,
                  templates=None, reading: dict | None = None):
         self.store, self.spool, self.handler = store, spool, handler
-        self.commands = commands                # runs `judge game ...` work items (judge.actions.registry)
+        self.commands = commands                # runs `judge game ...` work items (judge.mail.keeper)
         self.templates = templates              # a judgekeeper's template copies (judge.text.templates)
         self.address, self.name, self.domain, self.keeper = address, name, domain, keeper
         self.language = language
@@ -362,7 +362,7 @@ class Worker:
         return batch, done, failed
 
     def _command(self, entry: SpoolEntry, batch: Staging, now: datetime):
-        """A ``judge game ...`` work item (see :mod:`judge.actions.registry`): run
+        """A ``judge game ...`` work item (see :mod:`judge.mail.keeper`): run
         it on the batch; its result (exit status, output) goes in its ledger
         entry, where the command waiting for it reads it."""
         staging = Staging(batch)

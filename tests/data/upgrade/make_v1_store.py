@@ -8,7 +8,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from judge.config import Config
-from judge.mail.commands import MailCommands
+from judge.mail.handler import MailHandler
 from judge.mail.spool import Spool
 from judge.mail.worker import Worker
 from judge.storage import Store
@@ -17,7 +17,7 @@ out = Path(sys.argv[1]); shutil.rmtree(out, ignore_errors=True); out.mkdir(paren
 NOW = [datetime(2030, 3, 1, 12, 0, tzinfo=timezone.utc)]
 cfg = Config(); cfg.judge.address, cfg.judge.keeper = "judge@example.test", "keeper@example.test"
 store, spool = Store(out / "store"), Spool(out / "spool")
-worker = Worker(store, spool, MailCommands(cfg), address=cfg.judge.address, name="Judge",
+worker = Worker(store, spool, MailHandler(cfg), address=cfg.judge.address, name="Judge",
                 domain="example.test", keeper=cfg.judge.keeper, clock=lambda: NOW[0], retry_delay=0)
 n = [0]
 def mail(frm, body, subject="orders"):

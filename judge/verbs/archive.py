@@ -1,0 +1,72 @@
+"""The archive's verbs (issue 6), answered with the texts of
+:mod:`judge.archive.text` in the reader's language::
+
+    HISTORY [<game>] [FROM <phase>] [TO <phase>]   (历史 歷史)  the results as the results mails told them
+    SUMMARY [<game>]                               (概要 摘要)  players and supply centres by year
+    MAP [<game>] [<phase>]                         (地图 地圖)  the map as an SVG attachment
+
+Without a game name, the game signed on to. Nobody needs a password: the
+archive shows only adjudicated phases and the current position.
+"""
+
+from __future__ import annotations
+
+from ..archive.text import history_text, map_svg, summary_text
+from ..rules.phase import Phase
+from .session import Session
+
+
+def _archive_game(s: Session, cmd, args: list[str]):
+    """The game the command names first in ``args`` (taken off), else the
+    game signed on; None after an error line."""
+    if args and args[0].upper() not in ("FROM", "TO") and not _is_phase(args[0]):
+        game = s.find_game(args.pop(0))
+        if game is None:
+            s.error(cmd.line, "no_such_game", game=cmd.args[0])
+        return game
+    if s.game is None:
+        s.usage(cmd)
+    return s.game
+
+
+def history(s: Session, cmd) -> None:
+    args = list(cmd.args)
+    game = _archive_game(s, cmd, args)
+    if game is None:
+        return
+    words = [a.upper() for a in args]
+    first = args[words.index("FROM") + 1] if "FROM" in words[:-1] else None
+    last = args[words.index("TO") + 1] if "TO" in words[:-1] else None
+    text = history_text(game, first, last, s.language(), names=s.names(s.asker.address),
+                        templates=s.defaults.templates)
+    s.last_game = game.name
+    s.results.append({"kind": "archive", "line": cmd.line, "text": text})
+
+
+def summary(s: Session, cmd) -> None:
+    game = _archive_game(s, cmd, list(cmd.args))
+    if game is None:
+        return
+    s.last_game = game.name
+    s.results.append({"kind": "archive", "line": cmd.line, "text": summary_text(game, s.language())})
+
+
+def map_picture(s: Session, cmd) -> None:
+    args = list(cmd.args)
+    game = _archive_game(s, cmd, args)
+    if game is None:
+        return
+    phase = args[0] if args else None
+    svg = map_svg(game, phase, s.language())
+    name = f"{game.name}-{phase.upper() if phase else game.position.phase}.svg"
+    s.attachments.append((name, "image/svg+xml", svg))
+    s.last_game = game.name
+    s.results.append({"kind": "archive", "line": cmd.line, "text": "", "attachment": name})
+
+
+def _is_phase(text: str) -> bool:
+    try:
+        Phase.parse(text)
+        return True
+    except ValueError:
+        return False

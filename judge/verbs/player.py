@@ -1,0 +1,170 @@
+"""The verbs of a player signed on to a game (the GM too where the record
+says ``gm_too``): SET PASSWORD, SET ADDRESS, SET WAIT / SET NOWAIT, SET
+ABSENCE, ADVISOR, RESIGN (unconcede, for the command line).
+
+Advisors (Appendix 2): the leader adds and removes them; they get the
+power's mail unless NOMAIL, help the leader and score nothing. Only the
+leader — who writes from the leader's address, or signs on with the
+power's password — may change them or the power's address.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..game import GameError, Player, nmr, turns
+from ..game.notices import GM, Notice, mailto
+from ..game.passwords import hash_password
+from ..game.roster import record_change
+from ..storage import save_gm
+from .session import Session
+
+ADVISOR_ADD = ("ADD", "添加", "增加", "加入", "加")
+ADVISOR_REMOVE = ("REMOVE", "DELETE", "DEL", "删除", "刪除", "移除", "去掉", "除去")
+ADVISOR_NO_MAIL = ("NOMAIL", "NO-MAIL", "不收信", "不抄送")
+
+
+def set_password(s: Session, cmd) -> None:
+    if len(cmd.args) != 1:
+        return s.usage(cmd)
+    if len(cmd.args[0]) < 4:
+        return s.error(cmd.line, "weak_password")
+    game = s.game
+    if s.power is None:
+        save_gm(s.db, game.name, dict(s.gm_row(game.name), password_hash=hash_password(cmd.args[0])))
+    else:
+        pl = game.players[s.power]
+        game.players[s.power] = dataclasses.replace(pl, password_hash=hash_password(cmd.args[0]))
+        s.changed(game)
+    s.results.append({"kind": "password_set", "line": cmd.line, "game": game.name})
+
+
+def set_address(s: Session, cmd) -> None:
+    if len(cmd.args) != 1:
+        return s.usage(cmd)
+    new = _address(cmd.args[0])
+    if new is None:
+        return s.error(cmd.line, "bad_address", text=cmd.args[0])
+    game = s.game
+    if s.power is None:
+        gm = s.gm_row(game.name)
+        old = gm.get("address", "")
+        save_gm(s.db, game.name, dict(gm, address=new))
+    else:
+        if not s.leader_here():
+            return s.error(cmd.line, "not_the_leader", power=s.power, map=game.map_name)
+        pl = game.players[s.power]
+        old = pl.leader or ""
+        # the mail moves: the old address gets no more mail and is no advisor (issue 13 point 4)
+        game.players[s.power] = dataclasses.replace(
+            pl, addresses=(new,) + tuple(a for a in pl.advisors if a != new),
+            no_mail=tuple(a for a in pl.no_mail if a != new))
+        s.changed(game)
+    s.results.append({"kind": "address_set", "line": cmd.line, "game": game.name,
+                      "address": new, "old": old, "copies": (new,)})
+
+
+def _address(text: str) -> str | None:
+    """``text`` as a mail address (lower case, without <>), or None."""
+    address = text.strip("<>").lower()
+    local, at, domain = address.partition("@")
+    return address if local and at and "." in domain else None
+
+
+def set_wait(s: Session, cmd, wait: bool = True) -> None:
+    game = s.game
+    turns.set_wait(game, s.power, wait)
+    s.changed(game)
+    s.results.append({"kind": "wait", "line": cmd.line, "game": game.name, "map": game.map_name,
+                      "power": s.power, "wait": wait})
+
+
+def set_nowait(s: Session, cmd) -> None:
+    set_wait(s, cmd, False)
+
+
+def set_absence(s: Session, cmd) -> None:
+    game = s.game
+    words = [w.upper() for w in cmd.args]
+    if "FROM" not in words or "TO" not in words:
+        return s.usage(cmd)
+    a, b = words.index("FROM"), words.index("TO")
+    tz = game.settings.deadlines.timezone
+    start = s.time(cmd, " ".join(cmd.args[a + 1:b]), "SET ABSENCE")
+    end = start and s.time(cmd, " ".join(cmd.args[b + 1:]), "SET ABSENCE", end_of_day=True)
+    if end is None:
+        return
+    try:
+        moved = nmr.set_absence(game, s.power, start, end, s.now)
+    except (ValueError, GameError) as e:
+        return s.refuse(cmd, e)
+    if moved:
+        s.notices.append(turns.deadline_notice(game, "deadline", s.now))
+    s.changed(game)
+    s.results.append({"kind": "absence", "line": cmd.line, "game": game.name, "map": game.map_name,
+                      "power": s.power, "start": start, "end": end, "timezone": tz,
+                      "deadline": game.schedule.deadline, "moved": bool(moved)})
+
+
+def advisor(s: Session, cmd) -> None:
+    """``ADVISOR ADD address [NOMAIL]`` / ``ADVISOR REMOVE address`` /
+    ``ADVISOR`` (幕僚 添加|删除 ...): the leader's advisors (see module doc);
+    each advisor added or removed is told."""
+    game = s.game
+    words = list(cmd.args)
+    if words and not any(words[0].upper() == w or words[0] == w for w in (*ADVISOR_ADD, *ADVISOR_REMOVE)):
+        for w in (*ADVISOR_ADD, *ADVISOR_REMOVE):      # 幕僚添加x@y: the word and the address run together
+            if words[0].startswith(w) and w[0] > "~":
+                words[:1] = [w, words[0][len(w):]]
+                break
+    pl, power = game.players[s.power], s.power
+    action = "list"
+    if words:
+        verb = words[0].upper()
+        action = "add" if verb in ADVISOR_ADD or words[0] in ADVISOR_ADD else \
+            "remove" if verb in ADVISOR_REMOVE or words[0] in ADVISOR_REMOVE else None
+        rest = [w for w in words[1:] if w]
+        if action is None or not rest:
+            return s.usage(cmd)
+        if not s.leader_here():
+            return s.error(cmd.line, "not_the_leader", power=power, map=game.map_name)
+        address = _address(rest[0])
+        if address is None:
+            return s.error(cmd.line, "bad_address", text=rest[0])
+        mail = not any(w.upper() in ADVISOR_NO_MAIL or w in ADVISOR_NO_MAIL for w in rest[1:])
+        if action == "add":
+            if address == pl.leader:
+                return s.error(cmd.line, "advisor_is_leader", power=power, map=game.map_name)
+            other = next((p for p, x in game.players.items() if p != power and address in x.addresses), None)
+            if other is not None:
+                return s.error(cmd.line, "advisor_elsewhere", text=address, power=other, map=game.map_name)
+            pl = dataclasses.replace(pl, addresses=pl.addresses + (() if address in pl.addresses else (address,)),
+                                     no_mail=tuple(a for a in pl.no_mail if a != address) + (() if mail else (address,)))
+        else:
+            if address not in pl.advisors:
+                return s.error(cmd.line, "not_an_advisor", text=address, power=power, map=game.map_name)
+            pl = dataclasses.replace(pl, addresses=tuple(a for a in pl.addresses if a != address),
+                                     no_mail=tuple(a for a in pl.no_mail if a != address))
+        game.players[power] = pl
+        s.changed(game)
+        s.notices.append(Notice("advisor", mailto((address,)), {
+            "game": game.name, "map": game.map_name, "power": power, "added": action == "add",
+            "mail": mail, "leader": pl.leader, "language": pl.language},
+            f"{game.name}:advisor:{power}:{address}:{s.asker.key}"))
+    s.last_game = game.name
+    s.results.append({"kind": "advisor", "line": cmd.line, "game": game.name, "map": game.map_name,
+                      "power": power, "action": action,
+                      "advisors": [(a, a not in pl.no_mail) for a in pl.advisors]})
+
+
+def resign(s: Session, cmd) -> None:
+    game, power = s.game, s.power
+    record_change(game, power, "left", (game.players[power].addresses or ("",))[0], s.now)
+    game.players[power] = Player()
+    s.changed(game)
+    s.notices.append(Notice("resigned", (GM,), {"game": game.name, "map": game.map_name, "power": power,
+                                                "phase": str(game.phase)},
+                            f"{game.name}:{game.phase}:resigned:{power}:{s.asker.key}"))
+    s.results.append({"kind": "resigned", "line": cmd.line, "game": game.name, "map": game.map_name,
+                      "power": power})
+    s.game, s.power = None, None

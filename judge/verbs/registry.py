@@ -1,0 +1,390 @@
+"""Every verb the judge knows, one record each: who may send it, its words in
+each language, usage, HELP entry, what it reads and changes, and its handler.
+
+Mail (:mod:`judge.mail.handler`) reads a mail line by line and hands each
+command line to its verb (:func:`read_command`); the judgekeeper's command
+line (``judge game ...``, :mod:`judge.commands`) derives its GM and
+end-of-game subcommands from the records' ``cli`` names and hands its work
+to the same verbs. Both run a verb with :meth:`Session.perform
+<judge.verbs.session.Session.perform>`: who may send it is checked there,
+and a refused command is undone there (validate, then apply). From the
+records also come the suggestion for a misspelt command
+(:func:`suggest_command`), the usage line of a usage error, and the HELP
+text (:func:`help_sections`, rendered by ``templates/mail/parts/help.txt``).
+
+Adding a verb (three places):
+
+1. its **record** here, in :data:`VERBS` (HELP shows the entries in this
+   order, in the section of ``who``): ``Verb("status", "player",
+   run=player.status, en=("STATUS",), zh=("状态", "狀態"),
+   usage=N_("STATUS [GAME]"), help=(N_("STATUS [GAME]  ..."),),
+   reads=("game",))``;
+2. its **handler**, one function ``f(s: Session, cmd: CommandLine)`` in the
+   module of its kind (``anyone``, ``player``, ``orders``, ``gm``,
+   ``ending``, ``archive``, ``keeper``): it checks everything first — by
+   the game layer, which raises :class:`~judge.game.GameError` with the
+   reason — then changes the game, marks it ``s.changed(game)``, and adds
+   a result (``s.results.append({"kind": ...})``) or a refusal
+   (``s.error(cmd.line, code, ...)``, ``s.usage(cmd)``), and the notices
+   its change calls for (``s.notices``);
+3. the **catalogue**: its usage and HELP lines (and any new words of its
+   answer) in ``templates/locale/*/LC_MESSAGES/messages.po`` (both Chinese
+   scripts; see :mod:`judge.text.catalogue`). An answer of a new shape
+   also needs its words, ``templates/mail/parts/<kind>.txt``; an answer of
+   an existing kind (``gm``, ``vote``, ``ruling``, ``archive``, ...) needs none.
+
+Record fields: ``who`` — ``anyone``; ``player`` (signed on as a power;
+``gm_too``: or as the GM); ``gm`` (signed on as the GM; the command line
+has the GM's powers); ``keeper`` (the judge's command line only). ``en``:
+English words (the ``SET`` family written ``"SET WORD"``); ``zh``: Chinese
+words, both scripts (a line that starts with one is that command, the
+longest word first); ``veterans``: the forms njudge's and DPjudge's users
+type, read as this verb too (``"SET NO WAIT"``); ``usage`` and ``help``:
+catalogue entries (:func:`N_`) whose capitals are the verb's words and what
+it takes (``help`` may hold ``%(day)s``, a date in the future; a record with
+no ``help`` is named by another's entry); ``reads``/``changes``: what the
+verb reads and changes — ``game`` (a game's live state), ``gm`` (its GM's
+record), ``accounts`` (a reader's choices), ``joins`` (JOINs waiting for
+approval), ``catalogue`` (the list of games), ``archive`` (past phases),
+``games`` (whole games in or out), ``mail`` (mails to others); a verb that
+changes nothing is a question (the command line runs it without the
+writer, and nothing needs undoing); ``secret``: the index, among the
+arguments without ``=``, of a password (masked in every mail the judge
+sends; negative: from the end, and only with two or more); ``cli``: its
+name on the command line and in the writer's work items (``judge game gm
+NAME <cli> ...``, and ``judge game <cli> NAME ...`` where ``cli_args`` says
+what follows: a ``player`` verb's first word there is the power it is
+done for), ``cli_options``: options whose values are more words
+(``--members``), ``cli_params``: ``(option, help)`` of options the handler
+reads from ``cmd.params`` (``--tz``). A ``keeper`` verb's ``help`` is the
+command line's, in English (mail never reads it).
+
+``SET key=value ...`` (the GM's game settings) is read as ``set_settings``;
+``SIGN ON``/``SIGN OFF`` as ``SIGNON``/``SIGNOFF``. Order lines and press
+blocks are the mail's to read (:mod:`judge.notation`,
+:mod:`judge.game.press`); their records (``orders``, ``press``) have no words.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Callable
+
+from ..notation.lexicon import clean_line
+from ..text.catalogue import N_
+from . import anyone, archive, ending, gm, keeper, orders, player
+from .session import CommandLine, Session
+
+
+def help_text(s: Session, cmd: CommandLine) -> None:
+    """HELP: the sections of :func:`help_sections`, in the reader's language."""
+    day = (s.now + timedelta(days=14)).date()          # the examples' dates: in the future
+    s.results.append({"kind": "help", "line": cmd.line, "day": day.isoformat(), "sections": help_sections()})
+
+
+@dataclass(frozen=True)
+class Verb:
+    """One verb (see module doc)."""
+    name: str
+    who: str
+    run: Callable[[Session, CommandLine], None]
+    en: tuple[str, ...] = ()
+    zh: tuple[str, ...] = ()
+    veterans: tuple[str, ...] = ()
+    usage: str | None = None
+    help: tuple[str, ...] = ()
+    reads: tuple[str, ...] = ()
+    changes: tuple[str, ...] = ()
+    gm_too: bool = False
+    secret: int | None = None
+    cli: str | None = None
+    cli_args: str = ""
+    cli_options: tuple[str, ...] = ()
+    cli_params: tuple[tuple[str, str], ...] = ()
+
+
+VERBS: tuple[Verb, ...] = (
+    # ---- anyone ----
+    Verb('help', 'anyone', help_text, en=('HELP',), zh=('帮助', '幫助', '说明', '說明'),
+         help=(N_('HELP                        this text'),)),
+    Verb('create', 'anyone', anyone.create, en=('CREATE',), zh=('创建', '創建', '建立'),
+         usage=N_('CREATE GAME PASSWORD [deadline=YYYY-MM-DDTHH:MM] [key=value ...]'),
+         help=(N_('CREATE GAME PASSWORD [key=value ...]\n'
+                  '                            create a game; you are its GM. Settings such as\n'
+                  '                            deadline=%(day)sT20:00 timezone=Asia/Shanghai\n'
+                  '                            movement=48h press=white rules=datc|droidippy;\n'
+                  '                            preset=house: every house rule of the\n'
+                  '                            simplified-Chinese text, each named in the reply'),),
+         reads=('catalogue',), changes=('game', 'gm'), secret=1),
+    Verb('join', 'anyone', anyone.join, en=('JOIN',), zh=('加入',),
+         usage=N_('JOIN GAME PASSWORD [POWER] [join_password=JOIN-PASSWORD]'),
+         help=(N_('JOIN GAME PASSWORD [POWER]  join a game as a player; the password is yours\n'
+                  '                            (a password has at least 4 characters)'),),
+         reads=('game', 'accounts'), changes=('game', 'joins', 'mail'), secret=1),
+    Verb('signon', 'anyone', anyone.signon, en=('SIGNON',), zh=('登录', '登錄', '登入', '签到', '簽到'),
+         usage=N_('SIGNON GAME [PASSWORD]'),
+         help=(N_('SIGNON GAME [PASSWORD]      (or SIGN ON; njudge\'s "SIGNON Fgame pw" works)\n'
+                  '                            sign on to a game you play or run; the lines\n'
+                  '                            after it are orders. The password is needed\n'
+                  '                            from an address not on record'),),
+         reads=('game', 'gm'), secret=1),
+    Verb('list', 'anyone', anyone.list_games, en=('LIST',), zh=('列表', '查看'),
+         usage=N_('LIST [GAME]'),
+         help=(N_('LIST [GAME]                 show a game (or the games you play)'),),
+         reads=('game', 'catalogue')),
+    Verb('observe', 'anyone', anyone.observe, en=('OBSERVE',), zh=('旁观', '旁觀', '观战', '觀戰'),
+         usage=N_('OBSERVE GAME'),
+         help=(N_("OBSERVE GAME                receive a game's results and broadcasts"),),
+         reads=('game',), changes=('game',)),
+    Verb('history', 'anyone', archive.history, en=('HISTORY',), zh=('历史', '歷史'),
+         usage=N_('HISTORY [GAME] [FROM PHASE] [TO PHASE]'),
+         help=(N_('HISTORY [GAME] [FROM PHASE] [TO PHASE]\n'
+                  '                            results of past phases (PHASE: S1901M, ...)'),),
+         reads=('archive',)),
+    Verb('summary', 'anyone', archive.summary, en=('SUMMARY',), zh=('概要', '摘要'),
+         usage=N_('SUMMARY [GAME]'),
+         help=(N_('SUMMARY [GAME]              who played each power; supply centres by year'),),
+         reads=('archive',)),
+    Verb('map', 'anyone', archive.map_picture, en=('MAP',), zh=('地图', '地圖'),
+         usage=N_('MAP [GAME] [PHASE]'),
+         help=(N_('MAP [GAME] [PHASE]          the map (an SVG picture attached)'),),
+         reads=('archive',)),
+    Verb('set_language', 'anyone', anyone.set_language, en=('SET LANGUAGE', 'SET LANG'),
+         zh=('设置语言', '設定語言', '設置語言'),
+         usage=N_('SET LANGUAGE en|zh-hans|zh-hant'),
+         help=(N_('SET LANGUAGE en|zh-hans|zh-hant\n'
+                  '                            (or SET LANG) the language of replies to you'),),
+         changes=('accounts', 'game', 'gm')),
+    Verb('set_names', 'anyone', anyone.set_names, en=('SET NAMES',), zh=('设置地名', '設定地名'),
+         usage=N_('SET NAMES house|standard'),
+         help=(N_('SET NAMES house|standard    the names the judge writes you: the rule\n'
+                  "                            texts' own spellings, or the standard ones"),),
+         changes=('accounts',)),
+    Verb('signoff', 'anyone', anyone.signoff, en=('SIGNOFF',), zh=('结束', '結束', '签退', '簽退'),
+         help=(N_('SIGNOFF                     (or SIGN OFF) stop reading this mail here'),)),
+    # ---- a player, after SIGNON ----
+    Verb('orders', 'player', orders.orders, cli='orders',
+         help=(N_('orders, one per line        A Par - Bur  F Lon S F Nth  华沙陆军移动到莫斯科'),),
+         reads=('game',), changes=('game',)),
+    Verb('set_password', 'player', player.set_password, en=('SET PASSWORD',),
+         zh=('设置密码', '設定密碼', '設置密碼', '修改密码', '修改密碼'), gm_too=True, secret=0,
+         usage=N_('SET PASSWORD NEW-PASSWORD'),
+         help=(N_('SET PASSWORD NEW            change your password for that game'),),
+         changes=('game', 'gm')),
+    Verb('set_address', 'player', player.set_address, en=('SET ADDRESS',),
+         zh=('设置地址', '設定地址', '設置地址', '修改地址'), gm_too=True,
+         usage=N_('SET ADDRESS NEW@ADDRESS'),
+         help=(N_('SET ADDRESS NEW@ADDRESS     mail for that game goes to the new address (the\n'
+                  '                            old one gets no more)'),),
+         changes=('game', 'gm')),
+    Verb('advisor', 'player', player.advisor, en=('ADVISOR',), zh=('幕僚',),
+         usage=N_('ADVISOR ADD NAME@ADDRESS [NOMAIL] | ADVISOR REMOVE NAME@ADDRESS'),
+         help=(N_('ADVISOR ADD ADDRESS [NOMAIL] | ADVISOR REMOVE ADDRESS\n'
+                  '                            the leader adds (or removes) an advisor, who\n'
+                  "                            gets the power's mail (NOMAIL: does not) and\n"
+                  '                            scores nothing; ADVISOR alone lists them'),),
+         reads=('game',), changes=('game', 'mail')),
+    Verb('set_wait', 'player', player.set_wait, en=('SET WAIT',), zh=('等待',), cli='wait', cli_args='POWER',
+         help=(N_('SET WAIT | SET NOWAIT       hold the phase until its deadline / allow early\n'
+                  "                            processing once every power's orders are in"),),
+         changes=('game',)),
+    Verb('set_nowait', 'player', player.set_nowait, en=('SET NOWAIT',), zh=('不等待',), cli='nowait',
+         cli_args='POWER', changes=('game',)),
+    Verb('set_absence', 'player', player.set_absence, en=('SET ABSENCE',), cli='absence',
+         cli_args='POWER FROM DATE TO DATE',
+         usage=N_('SET ABSENCE FROM DATE TO DATE'),
+         help=(N_('SET ABSENCE FROM DATE TO DATE\n'
+                  '                            (dates like %(day)s) no deadline falls while\n'
+                  '                            you are away'),),
+         changes=('game', 'mail')),
+    Verb('press', 'player', orders.press, gm_too=True,
+         help=(N_('PRESS TO POWER ... [GREY]   a message to those powers (TO GM: to the GM),'),
+               N_('BROADCAST [GREY]            or to everyone. The text follows on the next\n'
+                  '                            lines, then a line ENDPRESS. GREY: unsigned'),),
+         changes=('game', 'mail')),
+    Verb('ally', 'player', ending.ally, en=('ALLY',), zh=('结盟', '結盟', '同盟', '联盟', '聯盟'),
+         cli='ally', cli_args='POWER OTHER',
+         help=(N_('ALLY POWER | UNALLY         declare (or withdraw) a two-power alliance'),),
+         changes=('game',)),
+    Verb('unally', 'player', ending.unally, en=('UNALLY',), zh=('解除结盟', '解除結盟', '解除同盟', '解除联盟', '解除聯盟'),
+         cli='unally', cli_args='POWER', changes=('game',)),
+    Verb('draw', 'player', ending.draw, en=('DRAW',), zh=('和局', '平局'),
+         cli='draw', cli_args='POWER [POWERS ...]', cli_options=('--members',),
+         help=(N_('DRAW [POWERS] | NODRAW      vote for a draw (default: every survivor) /\n'
+                  '                            withdraw the vote'),),
+         changes=('game', 'mail')),
+    Verb('nodraw', 'player', ending.nodraw, en=('NODRAW',), zh=('取消和局', '取消平局'),
+         cli='nodraw', cli_args='POWER', changes=('game',)),
+    Verb('concede', 'player', ending.concede, en=('CONCEDE',), zh=('认输', '認輸', '投降'),
+         cli='concede', cli_args='POWER TO',
+         help=(N_('CONCEDE POWER               concede the game to that power'),),
+         changes=('game', 'mail')),
+    Verb('unconcede', 'player', ending.unconcede, cli='unconcede', cli_args='POWER', changes=('game',)),   # no words yet
+    Verb('vote', 'player', ending.vote, en=('VOTE',), zh=('投票',),
+         cli='vote', cli_args='POWER STRATEGY|DIPLOMACY CANDIDATE',
+         usage=N_('VOTE BEST STRATEGY|DIPLOMACY POWER'),
+         help=(N_('VOTE BEST STRATEGY|DIPLOMACY POWER\n'
+                  "                            the leader's vote for an award; the vote\n"
+                  '                            closes award_window after the end of the game\n'
+                  '                            (or once every leader has voted for both), and\n'
+                  '                            the awards are announced then'),),
+         changes=('game', 'mail')),
+    Verb('resign', 'player', player.resign, en=('RESIGN',), zh=('辞职', '辭職', '退出游戏', '退出遊戲'),
+         help=(N_('RESIGN                      leave the game'),),
+         changes=('game', 'mail')),
+    # ---- the GM, after SIGNON with the GM password ----
+    Verb('set_deadline', 'gm', gm.set_deadline, en=('SET DEADLINE',), zh=('设置截止', '設定截止', '設置截止'),
+         cli='deadline', cli_args='WHEN',
+         help=(N_("SET DEADLINE DATE TIME      SET DEADLINE %(day)s 20:00 (the game's time\n"
+                  '                            zone) or SET DEADLINE %(day)sT20:00+08:00'),),
+         changes=('game', 'mail')),
+    Verb('start', 'gm', gm.start, en=('START',), cli='start', cli_args='[WHEN]',
+         help=(N_('START [DATE TIME]           start the clock before every power is taken\n'
+                  '                            (first deadline DATE TIME, else by the settings)'),),
+         changes=('game', 'mail')),
+    Verb('extend', 'gm', gm.extend, en=('EXTEND',), zh=('延长', '延長'), cli='extend', cli_args='[LENGTH]',
+         help=(N_('EXTEND 24h                  move the deadline later'),),
+         changes=('game', 'mail')),
+    Verb('pause', 'gm', gm.pause, en=('PAUSE',), zh=('暂停', '暫停'), cli='pause', cli_args='[LENGTH]',
+         help=(N_('PAUSE [48h] | RESUME        stop the clock (at most pause_limit) / go on:\n'
+                  '                            the phase gets back the time it had left, at\n'
+                  '                            least an hour'),),
+         changes=('game', 'mail')),
+    Verb('resume', 'gm', gm.resume, en=('RESUME',), zh=('恢复', '恢復'), cli='resume', changes=('game', 'mail')),
+    Verb('process', 'gm', gm.process, en=('PROCESS',), zh=('结算', '結算'), cli='process', cli_args='[PHASE]',
+         help=(N_('PROCESS [PHASE]             adjudicate the phase now (with PHASE: only if the\n'
+                  '                            game is still in it, PROCESS S1901M)'),),
+         changes=('game', 'archive', 'mail')),
+    Verb('rollback', 'gm', gm.rollback, en=('ROLLBACK',), zh=('回退', '回滚', '回滾'), cli='rollback',
+         cli_args='PHASE',
+         help=(N_('ROLLBACK PHASE              back to the start of PHASE (ROLLBACK F1901M)'),),
+         changes=('game', 'archive', 'mail')),
+    Verb('set_settings', 'gm', gm.set_settings, cli='set', cli_args='[KEY=VALUE ...]',
+         cli_params=(('--tz', "time zone of an end_at without offset (default: the game's)"),),
+         help=(N_("SET key=value ...           change the game's settings (the keys of CREATE)"),),
+         changes=('game', 'mail')),
+    Verb('eject', 'gm', gm.eject, en=('EJECT',), cli='eject', cli_args='POWER',
+         help=(N_("EJECT POWER                 remove a power's player; the power is vacant"),),
+         changes=('game', 'mail')),
+    Verb('replace', 'gm', gm.replace, en=('REPLACE',), cli='replace', cli_args='POWER PASSWORD', secret=-1,
+         help=(N_('REPLACE POWER PASSWORD      open a power to a replacement, who joins with\n'
+                  '                            JOIN GAME PASSWORD POWER'),),
+         changes=('game', 'mail')),
+    Verb('approve', 'gm', gm.approve, en=('APPROVE',), zh=('批准', '准许', '准許'),
+         usage=N_('APPROVE ADDRESS|POWER'),
+         help=(N_('APPROVE ADDRESS | REJECT ADDRESS\n'
+                  '                            answer a JOIN that waits for approval (approve=yes)'),),
+         reads=('joins',), changes=('game', 'joins', 'mail')),
+    Verb('reject', 'gm', gm.reject, en=('REJECT',), zh=('拒绝', '拒絕', '驳回', '駁回'),
+         usage=N_('REJECT ADDRESS|POWER'), reads=('joins',), changes=('joins', 'mail')),
+    Verb('become', 'gm', gm.become, en=('BECOME',),
+         help=(N_("BECOME POWER                enter a vacant or abandoned power's orders: the\n"
+                  "                            order lines that follow are that power's"),),
+         reads=('game',)),
+    Verb('end', 'gm', ending.end, en=('END',), zh=('结束游戏', '結束遊戲', '终局', '終局'),
+         cli='end', cli_args='[POWERS ...]', cli_options=('--members',),
+         help=(N_('END [DRAW] [POWERS]         end the game as a draw (default: every survivor)'),),
+         changes=('game', 'mail')),
+    Verb('passive', 'gm', ending.passive, en=('PASSIVE',), zh=('判定消极', '判定消極', '消极', '消極'),
+         cli='passive', cli_args='POWER FINE|none',
+         usage=N_('PASSIVE POWER FINE|NONE'),
+         help=(N_('PASSIVE POWER FINE|NONE     rule a player passive, fined FINE points (NONE:\n'
+                  '                            withdraw the ruling)'),),
+         changes=('game', 'mail')),
+    Verb('award', 'gm', ending.award, en=('AWARD',), zh=('颁奖', '頒獎', '授奖', '授獎'),
+         cli='award', cli_args='STRATEGY|DIPLOMACY POWER|none | close',
+         usage=N_('AWARD [BEST] STRATEGY|DIPLOMACY POWER|NONE'),
+         help=(N_('AWARD [BEST] STRATEGY|DIPLOMACY POWER|NONE\n'
+                  '                            name the winner of an award (NONE: withdraw)'),
+               N_("AWARD CLOSE                 close the leaders' award vote now"),),
+         changes=('game', 'mail')),
+    # ---- the judgekeeper's command line ----
+    Verb('new', 'keeper', keeper.new, cli='new', changes=('games',)),
+    Verb('status', 'keeper', keeper.status, cli='status', reads=('game',),
+         help=('state (running, paused, waiting, finished), deadline, pause, WAIT flags, NMR record',)),
+    Verb('check', 'keeper', ending.check, cli='check', reads=('game',), changes=('game', 'mail'),
+         help=('check the victory conditions now (the end time, a deadline)',)),
+    Verb('archive_import', 'keeper', keeper.take_in, cli='archive import', changes=('games',)),
+    Verb('arrive', 'keeper', keeper.take_in, cli='game arrive', changes=('games',)),
+    Verb('leave', 'keeper', keeper.leave, cli='leave', reads=('game',), changes=('games',)),
+    Verb('mail_notices', 'keeper', keeper.mail_notices, cli='mail notices', changes=('mail',)),
+)
+
+SECTIONS = (("anyone", N_("Anyone:")), ("player", N_("After SIGNON, as a player:")),
+            ("gm", N_("After SIGNON as the GM (with the game's GM password):")))
+"""The HELP sections: ``who`` of :class:`Verb`, and the section's title."""
+
+BY_NAME = {v.name: v for v in VERBS}
+BY_CLI = {v.cli: v for v in VERBS if v.cli}
+"""The verbs of the command line (and of the writer's work items) by their ``cli`` name."""
+_EN = {w: v for v in VERBS for w in v.en + v.veterans if " " not in w}
+_EN_SET = {w.split(maxsplit=1)[1]: v for v in VERBS for w in v.en + v.veterans if w.startswith("SET ")}
+_ZH_WORDS = sorted(((w, v) for v in VERBS for w in v.zh), key=lambda x: -len(x[0]))
+ENGLISH_WORDS = tuple(_EN) + tuple(f"SET {w}" for w in _EN_SET)
+"""Every English command word (``SET`` words as ``"SET WORD"``)."""
+
+
+def read_command(line: str) -> CommandLine | None:
+    """The command on ``line`` (see module doc), or None if it holds none.
+    Invisible characters (a byte-order mark, zero-width spaces) are ignored;
+    ``SIGN ON``/``SIGN OFF`` are ``SIGNON``/``SIGNOFF``; a trailing colon on
+    the command word is allowed."""
+    line = clean_line(line)
+    text = unicodedata.normalize("NFKC", line).strip()
+    words = text.split()
+    if not words:
+        return None
+    first = words[0].upper().rstrip(":")
+    if first == "SIGN" and len(words) > 1 and words[1].upper() in ("ON", "OFF"):
+        first, words = "SIGN" + words[1].upper(), ["SIGN" + words[1].upper()] + words[2:]
+    if first == "SET" and len(words) > 1:
+        for n in (3, 2, 1):                     # SET NO WAIT before SET NO
+            key = " ".join(words[1:1 + n]).upper().rstrip(":")
+            if len(words) > n and key in _EN_SET:
+                return _line(_EN_SET[key], words[1 + n:], line)
+        if "=" in words[1]:                     # the GM's game settings
+            return _line(BY_NAME["set_settings"], words[1:], line)
+    if first in _EN:
+        return _line(_EN[first], words[1:], line)
+    for word, verb in _ZH_WORDS:
+        if text.startswith(word):
+            return _line(verb, text[len(word):].lstrip(" :").split(), line)
+    return None
+
+
+def _line(verb: Verb, args, line: str) -> CommandLine:
+    return CommandLine(verb.name, tuple(args), line.strip(), verb)
+
+
+def command(name: str, args=(), line: str = "", body=(), params: dict | None = None) -> CommandLine:
+    """A command of verb ``name`` made by the program (order lines, a press
+    block, a command-line work item), not read from a line."""
+    verb = BY_NAME[name]
+    return CommandLine(verb.name, tuple(args), line, verb, tuple(body), dict(params or {}))
+
+
+def suggest_command(line: str) -> str | None:
+    """The command word nearest to the first word of ``line`` ("SINGON" -> "SIGNON")."""
+    words = unicodedata.normalize("NFKC", line).split()
+    if not words:
+        return None
+    hits = difflib.get_close_matches(words[0].upper(), list(_EN) + ["SET"], n=1, cutoff=0.75)
+    return hits[0] if hits else None
+
+
+def usage_of(name: str) -> str:
+    """The usage line (a catalogue entry) of verb ``name``. KeyError for a
+    name without one."""
+    usage = BY_NAME[name].usage
+    if usage is None:
+        raise KeyError(name)
+    return usage
+
+
+def help_sections() -> list[tuple[str, list[str]]]:
+    """The HELP text's sections: ``[(title, [entry, ...]), ...]``, catalogue
+    entries in :data:`VERBS`' order."""
+    return [(title, [h for v in VERBS if v.who == who for h in v.help]) for who, title in SECTIONS]
