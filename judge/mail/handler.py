@@ -318,6 +318,8 @@ class MailHandler:
             game = s.games.get(n.data.get("game"))
             if game is None:
                 continue
+            if n.kind == "results" and any(game.history.find(p) is None for p in n.data["phases"]):
+                continue                        # rolled back later in the same mail: those results are gone
             if n.kind == "game_over":
                 if not game.finished:           # rolled back later in the same mail: no game over
                     continue

@@ -96,26 +96,25 @@ def _said(r: dict, game) -> str:
     return _mail_words("{% import 'macros.txt' as m with context %}{% include 'parts/' ~ r.kind ~ '.txt' %}", r)
 
 
+_GM = {
+    "start": lambda r, game: f"Game {game.name} started; deadline {game.schedule.deadline.isoformat()}.",
+    "deadline": lambda r, game: f"Deadline: {game.schedule.deadline.isoformat()}.",
+    "extend": lambda r, game: f"Deadline: {game.schedule.deadline.isoformat()}.",
+    "pause": lambda r, game: f"Paused until {game.schedule.pause_until.isoformat()} at the latest.",
+    "resume": lambda r, game: f"Resumed; deadline {game.schedule.deadline.isoformat()}.",
+    "process": lambda r, game: _ended(game, history_text(game, r["processed"][0], r["processed"][-1]), "\n"),
+    "rollback": lambda r, game: f"Game {game.name} is back at {game.phase}.",
+    "eject": lambda r, game: f"{r['power']} has no player now.",
+    "replace": lambda r, game: f"{r['power']} waits for a replacement.",
+    "settings": lambda r, game: "\n".join(f"{k}={v}" for k, v in describe_settings(game.settings).items()),
+}
+"""The GM's verbs' answers (result kind ``gm``), by action."""
+
+
 def _gm(r: dict, game) -> str:
-    action, deadline = r["action"], game.schedule.deadline
-    if action == "start":
-        return f"Game {game.name} started; deadline {deadline.isoformat()}."
-    if action in ("deadline", "extend"):
-        return f"Deadline: {deadline.isoformat()}."
-    if action == "pause":
-        return f"Paused until {game.schedule.pause_until.isoformat()} at the latest."
-    if action == "resume":
-        return f"Resumed; deadline {deadline.isoformat()}."
-    if action == "process":
-        return _ended(game, history_text(game, r["processed"][0], r["processed"][-1]), "\n")
-    if action == "rollback":
-        return f"Game {game.name} is back at {game.phase}."
-    if action == "eject":
-        return f"{r['power']} has no player now."
-    if action == "replace":
-        return f"{r['power']} waits for a replacement."
-    if action == "settings":
-        return "\n".join(f"{k}={v}" for k, v in describe_settings(game.settings).items())
+    said = _GM.get(r["action"])
+    if said is not None:
+        return said(r, game)
     return _mail_words("{% import 'macros.txt' as m with context %}{% include 'parts/gm.txt' %}", r)
 
 

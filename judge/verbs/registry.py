@@ -375,15 +375,6 @@ def suggest_command(line: str) -> str | None:
     return hits[0] if hits else None
 
 
-def usage_of(name: str) -> str:
-    """The usage line (a catalogue entry) of verb ``name``. KeyError for a
-    name without one."""
-    usage = BY_NAME[name].usage
-    if usage is None:
-        raise KeyError(name)
-    return usage
-
-
 def help_sections() -> list[tuple[str, list[str]]]:
     """The HELP text's sections: ``[(title, [entry, ...]), ...]``, catalogue
     entries in :data:`VERBS`' order."""
