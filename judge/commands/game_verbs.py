@@ -25,6 +25,11 @@ import sys
 from ..verbs.registry import BY_CLI, VERBS, Verb
 from .common import update_game
 
+GM_HELP = ("The GM's commands, the same verbs as by mail (the judgekeeper has the GM's powers; a "
+           "player's verb names the power first). Each is also `judge game VERB NAME ...`. What a "
+           "command changes goes through the one writer: a running `judge serve` mails what it calls "
+           "for at once; without one, the mails wait in the outbox until the judge starts.")
+
 OWN_PARSERS = ("new", "orders", "archive import", "game arrive", "leave", "mail notices")
 """Verbs whose command lines are written by hand (:mod:`.game`, :mod:`.archive`, ...)."""
 
@@ -45,7 +50,7 @@ def register_verbs(gsub, common) -> None:
         sp.set_defaults(func=run_verb, verb=verb.cli)
     names = [v.cli for v in derived()]
     p = gsub.add_parser("gm", parents=[common], help="the GM's commands: deadlines, pause, rollback, players, ...",
-                        description=__doc__.split("\n\n")[0] + "\n\n" + _table(),
+                        description=GM_HELP + "\n\n" + _table(),
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("name")
     p.add_argument("verb", choices=names, metavar="VERB")
@@ -68,10 +73,15 @@ def _options(parser, verbs) -> None:
 
 
 def cli_help(verb: Verb) -> str:
-    """One line: what the verb does (its HELP entry, as the English mail says it)."""
-    if verb.help:
-        return " ".join(verb.help[0].replace("%(day)s", "YYYY-MM-DD").split())
-    return f"{verb.en[0]} (as by mail)" if verb.en else f"{verb.cli} {verb.cli_args}".strip()
+    """One line: what the verb does, from its HELP entry (the English the
+    mail writes), and how the mail says it."""
+    if verb.who == "keeper":
+        return " ".join(" ".join(verb.help).split()) or verb.cli
+    if not verb.help:
+        return f"(by mail: {verb.en[0]})" if verb.en else f"{verb.cli} {verb.cli_args}".strip()
+    first, *rest = verb.help[0].replace("%(day)s", "YYYY-MM-DD").split("\n")
+    usage, _, said = first.strip().partition("  ")
+    return f"{' '.join(' '.join([said, *rest]).split())} (by mail: {usage})"
 
 
 def _table() -> str:

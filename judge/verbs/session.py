@@ -207,6 +207,7 @@ class Session:
         dirty, named = set(self.dirty), set(self.games)
         notices, letters, attachments = len(self.notices), len(self.letters), len(self.attachments)
         saved = self.db.savepoint() if hasattr(self.db, "savepoint") else None
+        signed = {k: getattr(self, k) for k in _SIGNED_ON}
         self._loading = games          # games loaded while it runs are checkpointed as they load
 
         def undo() -> None:
@@ -219,8 +220,8 @@ class Session:
             del self.notices[notices:], self.letters[letters:], self.attachments[attachments:]
             if saved is not None:
                 self.db.rollback(saved)
-            if self.game is not None and self.game.name not in self.games:
-                self.game, self.power, self.gm = None, None, False
+            for k, v in signed.items():
+                setattr(self, k, v)
         return undo
 
     # ---- results -----------------------------------------------------------------------
@@ -381,6 +382,10 @@ class Session:
             return account["names"]
         game = self.game or (self.games.get(self.last_game) if self.last_game else None)
         return game.settings.names if game is not None else None
+
+
+_SIGNED_ON = ("game", "power", "gm", "copy_to", "with_password", "last_game", "language_set", "names_set", "stop")
+"""The session's fields a refused command must leave as they were."""
 
 
 def names_of(game: Game):
