@@ -192,7 +192,7 @@ class MailHandler:
         """The order lines gathered since the last command, to the ``orders`` verb."""
         if r.orders:
             body, r.orders = r.orders, []
-            s.perform(command("orders", line=body[0], body=body))
+            s.perform(command("orders", line=body[0], body=body, params={"suggest": suggest_command}))
         self._tag(s, r)
 
     # ---- budgets -------------------------------------------------------------------

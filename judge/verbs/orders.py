@@ -1,7 +1,8 @@
 """What a player writes to the game's phase: order lines and press.
 
 ``orders``: the order lines a mail holds after SIGNON (the command's
-``body``), parsed (:mod:`judge.notation`) and handed to
+``body``; ``params["suggest"]``: the mail's reader of a misspelt command
+word, :func:`judge.verbs.registry.suggest_command`), parsed (:mod:`judge.notation`) and handed to
 :meth:`judge.game.Game.submit`. The answer lists the power's orders in
 force after the mail, one per unit, saying which earlier order each
 replaces, the lines of the mail a later line replaced, every refused line
@@ -56,11 +57,11 @@ def orders(s: Session, cmd) -> None:
                          "notes": notes.get(e.text, ()) if i >= before else (), "replaces": replaces.get(i, [])})
     superseded = [{"input": entries[j].text, "order": entries[j].order, "by": entries[final[j]].order}
                   for j in range(before, len(entries)) if entries[j].replaced and final[j] != j]
-    from .registry import suggest_command      # the registry is made of this module: imported when used
+    suggest = cmd.params.get("suggest") or (lambda line: None)    # the mail's: the command a line misspells
     rejected = []
     for r in receipts:
         if not r.ok:       # a diagnostic names the places it guesses; a misspelt command is named here
-            command = None if r.order is not None else suggest_command(r.input)
+            command = None if r.order is not None else suggest(r.input)
             word = None if r.order is not None or command else misspelt_order_word(r.input, game.phase.kind, names)
             rejected.append({"input": r.input, "error": word or r.error, "suggestions": [command] if command else []})
     missing = []
