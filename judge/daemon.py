@@ -31,6 +31,7 @@ from typing import Callable
 
 from .actions.runner import Commands
 from .config import Config
+from .mail.authenticity import warn_authserv_ids
 from .mail.commands import MailCommands
 from .mail.reply import CommandHandler
 from .mail.inbound_imap import ImapInbound
@@ -80,6 +81,7 @@ class Daemon:
         else:
             self.inbound = SmtpInbound(self.spool, self.worker.wake, inb.smtp.host, inb.smtp.port,
                                        inb.smtp.max_message_bytes)
+            warn_authserv_ids(cfg)          # not believed here: any client can write those headers
         self._stopped = threading.Event()
 
     def _changed(self, rows: dict[str, dict | None], by_mail: bool) -> None:
