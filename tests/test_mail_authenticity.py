@@ -7,26 +7,21 @@ Timing is measured in ``benchmarks/trust.py``, not here."""
 
 from __future__ import annotations
 
-import base64
-import subprocess
 import threading
 
 import dkim
 import pytest
-from test_mail_senders import body, judge_with, raw_mail
+from test_mail_senders import body, judge_with, key, raw_mail  # noqa: F401 (key: a fixture)
 
 from judge.config import Config
 from judge.mail.authenticity import verified_by
 
 
 @pytest.fixture(scope="module")
-def private_key(tmp_path_factory):
-    path = tmp_path_factory.mktemp("dkim19") / "key.pem"
-    subprocess.run(["openssl", "genrsa", "-traditional", "-out", str(path), "1024"], check=True,
-                   capture_output=True)
-    public = subprocess.run(["openssl", "rsa", "-in", str(path), "-pubout", "-outform", "DER"], check=True,
-                            capture_output=True).stdout
-    return path.read_bytes(), b"v=DKIM1; k=rsa; p=" + base64.b64encode(public)
+def private_key(key):
+    """The DKIM key of ``test_mail_senders`` and its DNS TXT record (any name is answered with it below)."""
+    private, dns = key
+    return private, dns(b"sel._domainkey.example.org.")
 
 
 class CountingDNS:
