@@ -24,7 +24,7 @@ FLOORS = (
     ("replay",),
     ("archive",),
     ("verbs",),                           # every command, one record each
-    ("mail", "web"),
+    ("mail", "web", "clock"),             # the rim: mail, the web pages, the clock guard
     ("daemon",),
     ("commands",),
     ("cli",),

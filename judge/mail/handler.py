@@ -61,7 +61,7 @@ from ..storage import save_game
 from ..text.templates import words_for
 from ..verbs.registry import command, read_command, suggest_command
 from ..verbs.session import Asker, Defaults, GameCache, Session
-from .authenticity import verified_by
+from .authenticity import believed_authserv_ids, verified_by
 from .language import chinese_script, detect_language
 from .masking import mask, secrets_of
 from .message import InboundMail
@@ -176,7 +176,7 @@ class MailHandler:
 
         @cache
         def verified() -> str:
-            how = verified_by(mail.raw, mail.sender, cfg.senders.trusted_authserv_ids, self.dnsfunc)
+            how = verified_by(mail.raw, mail.sender, believed_authserv_ids(cfg), self.dnsfunc)
             log.info("mail %s from %s: %s", mail.key, mail.sender,
                      f"verified ({how})" if how else "not verified (no DKIM or trusted pass)")
             return how
