@@ -351,9 +351,9 @@ class _Painter:
         fill = self._paint(style, "fill", alpha)
         halo = self._paint(style, "stroke", alpha) if style["paint-order"].startswith("stroke") else None
         halo_w = float(style["stroke-width"]) * m[0] / 2 if halo else 0
-        if style["stroke"] != "none" and not halo:
+        if style["stroke"] != "none" and not style["paint-order"].startswith("stroke"):
             raise Unsupported("stroked text without paint-order: stroke")
-        embolden = max(1, round(size / 18))
+        embolden = max(1, round(size / 30))
         widths = [font.getlength(t) + (embolden if b else 0) for t, b in runs]
         total = sum(widths)
         x, y = self._xy((float(el.get("x", 0)), float(el.get("y", 0))), m)
