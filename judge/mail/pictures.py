@@ -228,3 +228,17 @@ def mail_parts(reply, subject: str, body: str, rasters: Rasters, db=None, overri
     from .html import html_body
     html = html_body(reply.template, reply.lang, overrides, reply.context, subject, body, shown)
     return html, tuple(inline), tuple(files)
+
+
+def warm_pictures() -> None:
+    """Load what drawing a picture needs (Pillow, the font in each script, the
+    standard map's geometry): a worker does it at start, not at a deadline."""
+    from ..maps import load_map
+    from ..render import load_geometry
+    from ..render.png import svg_to_png
+    load_geometry(load_map("standard"))
+    svg_to_png('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 20" lang="zh-hant">'
+               '<text x="2" y="12" font-size="9">A 巴黎</text></svg>', 40)
+    for lang in ("en", "zh-hans"):
+        svg_to_png(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 20" lang="{lang}">'
+                   '<text x="2" y="12" font-size="9">A 巴黎</text></svg>', 40)

@@ -82,7 +82,7 @@ from .. import faults
 from .reply import CommandHandler, Reply
 from .compose import compose, message_id_for
 from .message import InboundMail, read_mail
-from .pictures import Rasters, mail_parts
+from .pictures import Rasters, mail_parts, warm_pictures
 from .render import render
 from .spool import Spool, SpoolEntry
 from .staging import Staging
@@ -183,7 +183,8 @@ class Worker:
     def warm_up(self) -> None:
         """Handle made-up mails (nothing is kept) and read a few orders, so
         the first real mail after a start does not pay for loading maps,
-        names and templates — while the poison guard charges it for a death."""
+        names and templates — while the poison guard charges it for a death;
+        and load what a map picture needs, so the first deadline does not."""
         from email.message import EmailMessage
 
         from ..maps import load_map, load_names
@@ -197,6 +198,7 @@ class Worker:
                 mail = read_mail(m.as_bytes(), "warm-up", self.address, None, **self.reading)
                 for reply in self.handler.handle(mail, Staging(Staging(self.store)), self.clock()):
                     self._row(mail, reply, self.clock())
+            warm_pictures()                     # Pillow and the map font, before the first deadline
         except Exception:  # noqa: BLE001 - only a speed-up: the real mail will say what is wrong
             log.debug("worker: warm-up failed", exc_info=True)
 
