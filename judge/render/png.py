@@ -29,6 +29,7 @@ import io
 import math
 import re
 import xml.etree.ElementTree as ET
+from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageColor, ImageDraw
 
@@ -347,45 +348,23 @@ class _Painter:
         if not runs:
             return
         size = float(style["font-size"]) * m[0]
-        font = fonts.font(self.lang, round(size))
         fill = self._paint(style, "fill", alpha)
         halo = self._paint(style, "stroke", alpha) if style["paint-order"].startswith("stroke") else None
-        halo_w = float(style["stroke-width"]) * m[0] / 2 if halo else 0
         if style["stroke"] != "none" and not style["paint-order"].startswith("stroke"):
             raise Unsupported("stroked text without paint-order: stroke")
-        embolden = max(1, round(size / 30))
-        widths = [font.getlength(t) + (embolden if b else 0) for t, b in runs]
-        total = sum(widths)
+        central = style["dominant-baseline"] == "central"
+        halo_mask, text_mask, total, (dx, dy) = _text_masks(
+            tuple(runs), self.lang, round(size), round(float(style["stroke-width"]) * m[0] / 2) if halo else 0,
+            style["font-style"] == "italic", central)
         x, y = self._xy((float(el.get("x", 0)), float(el.get("y", 0))), m)
         x -= {"start": 0, "middle": total / 2, "end": total}[style["text-anchor"]]
-        central = style["dominant-baseline"] == "central"
-        italic = style["font-style"] == "italic"
-        pad = int(halo_w + size * (SLANT + 0.5)) + 2
-        ascent, descent = font.getmetrics()
-        top = y - (ascent + descent) / 2 if central else y - ascent
-        box = (int(x) - pad, int(top) - pad, int(x + total) + pad + 1, int(top + ascent + descent) + pad + 1)
-        halo_mask = Image.new("L", (box[2] - box[0], box[3] - box[1]), 0)
-        text_mask = Image.new("L", halo_mask.size, 0)
-        hd, td = ImageDraw.Draw(halo_mask), ImageDraw.Draw(text_mask)
-        cx = x
-        for (text, is_bold), w in zip(runs, widths):
-            at = (cx - box[0], top - box[1])
-            if halo:
-                hd.text(at, text, font=font, fill=255, anchor="la", stroke_width=round(halo_w) + (embolden if is_bold else 0),
-                        stroke_fill=255)
-            td.text(at, text, font=font, fill=255, anchor="la", stroke_width=embolden if is_bold else 0,
-                    stroke_fill=255)
-            cx += w
-        if italic:
-            base = (y if not central else top + ascent) - box[1]
-            shear = (1, SLANT, -SLANT * base, 0, 1, 0)
-            halo_mask = halo_mask.transform(halo_mask.size, Image.Transform.AFFINE, shear, Image.Resampling.BILINEAR)
-            text_mask = text_mask.transform(text_mask.size, Image.Transform.AFFINE, shear, Image.Resampling.BILINEAR)
+        at = (round(x + dx), round(y + dy))
         if halo:
-            self.im.paste(halo[0], box, halo_mask.point(lambda v, a=halo[1]: round(v * a / 255)))
+            self.im.paste(halo[0], at + (at[0] + halo_mask.width, at[1] + halo_mask.height),
+                          halo_mask if halo[1] >= 255 else halo_mask.point(lambda v, a=halo[1]: round(v * a / 255)))
         if fill:
-            self.im.paste(fill[0], box, text_mask.point(lambda v, a=fill[1]: round(v * a / 255))
-                          if fill[1] < 255 else text_mask)
+            self.im.paste(fill[0], at + (at[0] + text_mask.width, at[1] + text_mask.height),
+                          text_mask if fill[1] >= 255 else text_mask.point(lambda v, a=fill[1]: round(v * a / 255)))
 
     # ---- helpers -----------------------------------------------------------------------
     def _xy(self, p, m) -> tuple[float, float]:
@@ -466,6 +445,39 @@ class _Painter:
                 ImageDraw.Draw(mask).polygon(ring, fill=255)
             return mask
         raise Unsupported(f"clip-path {ref}: <{tag}>")
+
+
+@lru_cache(maxsize=2048)
+def _text_masks(runs: tuple[tuple[str, bool], ...], lang: str, size: int, halo: int, italic: bool, central: bool):
+    """``(halo mask, text mask, width, (dx, dy))`` of a line of ``runs``
+    ((text, bold) each) at ``size`` pixels with a halo ``halo`` pixels wide:
+    the masks go at (x + dx, y + dy) for text starting at x whose ``y`` is
+    its baseline (its middle when ``central``). Cached: the same labels come
+    back in every picture of a language."""
+    font = fonts.font(lang, size)
+    embolden = max(1, round(size / 30))
+    widths = [font.getlength(t) + (embolden if b else 0) for t, b in runs]
+    total = sum(widths)
+    ascent, descent = font.getmetrics()
+    pad = int(halo + size * (SLANT + 0.5)) + 2
+    height = ascent + descent + 2 * pad
+    halo_mask = Image.new("L", (int(total) + 2 * pad + 1, height), 0)
+    text_mask = Image.new("L", halo_mask.size, 0)
+    hd, td = ImageDraw.Draw(halo_mask), ImageDraw.Draw(text_mask)
+    cx = pad
+    for (text, bold), w in zip(runs, widths):
+        if halo:
+            hd.text((cx, pad), text, font=font, fill=255, anchor="la", stroke_width=halo + (embolden if bold else 0),
+                    stroke_fill=255)
+        td.text((cx, pad), text, font=font, fill=255, anchor="la", stroke_width=embolden if bold else 0,
+                stroke_fill=255)
+        cx += w
+    if italic:
+        shear = (1, SLANT, -SLANT * (pad + ascent), 0, 1, 0)     # slanted about the baseline
+        halo_mask = halo_mask.transform(halo_mask.size, Image.Transform.AFFINE, shear, Image.Resampling.BILINEAR)
+        text_mask = text_mask.transform(text_mask.size, Image.Transform.AFFINE, shear, Image.Resampling.BILINEAR)
+    top = -(pad + (ascent + descent) / 2) if central else -(pad + ascent)
+    return halo_mask, text_mask, total, (-pad, top)
 
 
 def _outside(box, size) -> list[tuple[int, int, int, int]]:
