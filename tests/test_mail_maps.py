@@ -8,12 +8,15 @@ none) is kept. How the HTML part looks in a browser: ``test_mail_html_browser.py
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
 
 import judge.render.png as png_module
-from judge.mail.pictures import Rasters
+from judge.mail.pictures import KEPT, Rasters, picture, set_map_format
+from judge.mail.staging import Staging
+from judge.storage import load_game
 from mailjudge import GM, POWERS, addr, started
 
 MAX_MAP = 300_000
@@ -102,8 +105,12 @@ def test_a_chinese_reader_gets_chinese_words_and_labels(judge, drawn):
 
 def test_the_readers_and_the_games_choice(judge, drawn):
     with judge.store.transaction() as tx:
-        tx.put("accounts", addr("France"), {"map": "none"})
-        tx.put("accounts", addr("Italy"), {"map": "svg"})
+        set_map_format(tx, addr("France"), "none")
+        tx.put("accounts", addr("Italy"), {"language": "en"})
+        set_map_format(tx, addr("Italy"), "svg")
+    assert judge.store.get("accounts", addr("Italy")) == {"language": "en", "map": "svg"}
+    with pytest.raises(ValueError):
+        set_map_format(judge.store, addr("Italy"), "gif")
     mails = {str(m["To"]): m for m in judge.mail(GM, "SIGNON g gmsecret\nPROCESS\n")
              if m["Subject"].startswith("Diplomacy results")}
     assert mails[addr("France")].get_content_type() == "text/plain"          # plain text only
@@ -144,3 +151,21 @@ def test_the_same_mail_is_the_same_bytes(tmp_path):
         raws.append([r["raw"] for r in j.sent])
     assert raws[0] == raws[1]
     assert sum("multipart/related" in raw for raw in raws[0]) == 16      # 8 start mails, 8 results
+
+
+def test_pictures_kept_for_the_last_records_only(judge, drawn):
+    """Drawing record N's picture drops record N-3's: a game's store keeps a
+    few pictures, not one a phase; an older phase is drawn again when asked."""
+    judge.mail(GM, "SIGNON g gmsecret\nPROCESS\n")
+    assert judge.store.get("pictures", "g/0000/phase-en") is not None
+    game = load_game(judge.store, "g")
+    pic = picture(game, "S1901M", "en")
+    later = dataclasses.replace(pic, key=f"g/{KEPT:04d}/phase-en")
+    staged = Staging(judge.store)
+    Rasters().png(later, staged)
+    with judge.store.transaction() as tx:
+        staged.apply(tx)
+    assert judge.store.get("pictures", "g/0000/phase-en") is None
+    assert judge.store.get("pictures", f"g/{KEPT:04d}/phase-en") is not None
+    [reply] = judge.mail("anyone@example.org", "MAP g S1901M\n")
+    assert reply.get_content_type() == "multipart/mixed" and judge.store.get("pictures", "g/0000/phase-en")

@@ -15,7 +15,9 @@ first (key ``GAME/NNNN/VARIANT``, beside record NNNN of the game's history:
 its final position, ``MAP`` of the current phase) then the language and,
 in Chinese, the name set); a document there holds the SHA-256 of the SVG it
 was drawn from, so a phase adjudicated again after a ``ROLLBACK`` is drawn
-again. A results mail to eight players renders each picture once.
+again. A results mail to eight players renders each picture once. Only the
+last :data:`KEPT` records keep theirs (``MAP`` of an older phase draws it
+again, in some 70 ms): the store does not grow by a picture a phase.
 
 What a reader gets (:func:`map_format`): ``png`` (HTML mail with the map
 inline), ``svg`` (the same with the SVG inline, for mail readers that show
@@ -33,13 +35,18 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from ..game.settings import MAP_FORMATS
-from ..render import render_svg
+from ..archive.text import map_svg
+from ..storage.games import PICTURE_VARIANTS
 from ..text import Words
 from ..text.catalogue import N_
-from ..text.names import load_name_sets, name_set
-from ..text.reports import map_words
+from ..text.names import name_set
 
 log = logging.getLogger("judge.mail")
+
+KEPT = 3
+"""Records a game keeps pictures for: putting one for record N drops those of
+record N-3, so a game's store holds a few pictures, not one per phase
+(each is about 90 kB)."""
 
 PNG_WIDTH = 800
 """Pixels across a mailed map (the web archive's width)."""
@@ -97,6 +104,17 @@ def map_attachment(game, phase: str | None, lang: str, names: str | None, svg: b
     return replace(pic, format=map_format(game, account), attach=("png", "svg") if svg else ("png",))
 
 
+def set_map_format(db, address: str, fmt: str) -> None:
+    """Keep ``address``'s own choice ``fmt`` (``png``, ``svg``, ``none``;
+    ``game``: none of his own, the game's setting counts) in table
+    ``accounts`` of ``db`` (a staging). Raises ValueError for another value.
+    (The mail verb ``SET MAP`` comes with the verb registry, issue 22a.)"""
+    if fmt not in (*MAP_FORMATS, "game"):
+        raise ValueError(f"map format {fmt!r}: one of {', '.join(MAP_FORMATS)} or game")
+    row = {k: v for k, v in (db.get("accounts", address) or {}).items() if k != "map"}
+    db.put("accounts", address, row if fmt == "game" else dict(row, map=fmt))
+
+
 def notice_pictures(notice, game, lang: str, names: str | None) -> list[Picture]:
     """The maps a notice's mail shows: a results mail each phase it tells,
     the game's start its opening board, the game-over mail the final board;
@@ -130,9 +148,7 @@ def picture(game, phase: str | None, lang: str, names: str | None = None) -> Pic
         index = _index(game, record.phase)
         position, results, kind = record.position_before, record.results, "phase"
     shown = position.phase
-    from ..archive.views import names_of        # the archive's name index (imports the game layer)
-    svg = render_svg(game.map, names_of(game), position, results, lang, words=map_words(shown, lang),
-                     own_names=own_names(game.map_name, lang, names))
+    svg = map_svg(game, None if kind == "board" else shown, lang, names=names)
     w = Words(game.map_name, lang, names)
     title = w.phase(shown)
     counts = position.centre_counts()
@@ -141,13 +157,6 @@ def picture(game, phase: str | None, lang: str, names: str | None = None) -> Pic
     variant = f"{kind}-{lang}" + (f"-{names}" if lang != "en" else "")
     return Picture(key=f"{game.name}/{index:04d}/{variant}", svg=svg, name=f"{game.name}-{shown}", phase=shown,
                    caption=w(CAPTION, title=title, phase=shown), alt=alt)
-
-
-def own_names(map_name: str, lang: str, names: str) -> dict:
-    """The names of name set ``names`` for ``lang`` that the picture draws
-    instead of the map's (``{"provinces": ..., "powers": ...}``; empty in English)."""
-    script = {"zh-hans": "zh_hans", "zh-hant": "zh_hant"}.get(lang)
-    return load_name_sets(map_name).get(names, {}).get(script, {}) if script else {}
 
 
 def for_reader(pic: Picture, fmt: str) -> Picture | None:
@@ -188,6 +197,10 @@ class Rasters:
             hit = svg_to_png(pic.svg, PNG_WIDTH)
         if db is not None:
             db.put("pictures", pic.key, {"sha256": digest, "png": base64.b64encode(hit).decode("ascii")})
+            game, index, _variant = pic.key.split("/")
+            if int(index) >= KEPT:              # the game has moved on: an old phase is drawn again if asked
+                for variant in PICTURE_VARIANTS:
+                    db.delete("pictures", f"{game}/{int(index) - KEPT:04d}/{variant}")
         with self._lock:
             self._cache[digest] = hit
             self._cache.move_to_end(digest)
