@@ -90,7 +90,7 @@ def test_start_results_and_final_mails_carry_the_map(judge, drawn):
     assert len(over) == 8
     for m in over:
         p = check_shown(m)
-        assert "Fall 1901 Movement (F1901M)" in p["html"]         # the last board
+        assert "Final position (F1901M)" in p["html"]             # the last board
 
 
 def test_a_chinese_reader_gets_chinese_words_and_labels(judge, drawn):

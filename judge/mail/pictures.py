@@ -55,6 +55,7 @@ ALT = N_("Map of game %(game)s, %(title)s (%(phase)s). Supply centres: %(counts)
 ALT_RESULTS = N_("Map of game %(game)s, %(title)s (%(phase)s): the orders and their results. "
                  "Supply centres: %(counts)s.")
 CAPTION = N_("%(title)s (%(phase)s)")
+FINAL = N_("Final position (%(phase)s)")
 
 
 @dataclass(frozen=True)
@@ -128,10 +129,14 @@ def notice_pictures(notice, game, lang: str, names: str | None) -> list[Picture]
     else:
         return []
     try:
-        return [picture(game, phase, lang, names) for phase in phases]
+        pictures = [picture(game, phase, lang, names) for phase in phases]
     except MapError as e:
         log.warning("game %s: no map picture (%s)", game.name, e)
         return []
+    if notice.kind == "game_over":        # the board the game ended on: told as such
+        w = Words(game.map_name, lang, names)
+        pictures = [replace(p, caption=w(FINAL, phase=p.phase)) for p in pictures]
+    return pictures
 
 
 def picture(game, phase: str | None, lang: str, names: str | None = None) -> Picture:
