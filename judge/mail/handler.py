@@ -66,6 +66,7 @@ from .language import chinese_script, detect_language
 from .masking import mask, secrets_of
 from .message import InboundMail
 from .notices import notice_replies
+from .pictures import map_attachment
 from .reply import Reply, Unanswered
 
 log = logging.getLogger("judge.mail")
@@ -273,7 +274,7 @@ class MailHandler:
         out = [Reply(purpose="reply", to=(asker.reply_to,), template="reply.txt", lang=lang,
                      context=self._context(s, subject, results, lang, asker.address,
                                            list(r.mail.notes) + r.notes + [f"cc_record:{a}" for a in copies]),
-                     game=s.last_game, attachments=tuple(s.attachments))]
+                     game=s.last_game, attachments=tuple(self._pictures(s)))]
         for address, results in copies.items():
             lang = s.address_language(address)
             games = [res["game"] for res in results if res.get("game")]
@@ -283,6 +284,11 @@ class MailHandler:
                              context=self._context(s, subject, results, lang, address, [note]),
                              game=games[-1] if games else None, in_reply=False))
         return out
+
+    def _pictures(self, s: Session) -> list:
+        """The maps the answer shows and attaches (``MAP``), drawn for the asker."""
+        account = s.db.get("accounts", s.asker.address) if s.asker.address else None
+        return [map_attachment(s.games[m.game], m.phase, m.lang, m.names, m.svg, account) for m in s.attachments]
 
     def _subject(self, r: _Reading) -> str:
         """The answer's subject (``Re: ...``), the mail's passwords masked."""

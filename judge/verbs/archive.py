@@ -3,7 +3,7 @@
 
     HISTORY [<game>] [FROM <phase>] [TO <phase>]   (历史 歷史)  the results as the results mails told them
     SUMMARY [<game>]                               (概要 摘要)  players and supply centres by year
-    MAP [<game>] [<phase>]                         (地图 地圖)  the map as an SVG attachment
+    MAP [<game>] [<phase>] [SVG]                   (地图 地圖)  the map: a PNG shown and attached (and the SVG)
 
 Without a game name, the game signed on to. Nobody needs a password: the
 archive shows only adjudicated phases and the current position.
@@ -11,9 +11,9 @@ archive shows only adjudicated phases and the current position.
 
 from __future__ import annotations
 
-from ..archive.text import history_text, map_svg, summary_text
+from ..archive.text import history_text, summary_text
 from ..rules.phase import Phase
-from .session import Session
+from .session import MapShown, Session
 
 
 def _archive_game(s: Session, cmd, args: list[str]):
@@ -52,16 +52,19 @@ def summary(s: Session, cmd) -> None:
 
 
 def map_picture(s: Session, cmd) -> None:
+    """MAP: the picture of a phase the game has reached (GameError for
+    another), the mail draws it (:class:`~judge.verbs.session.MapShown`)."""
     args = list(cmd.args)
+    svg = bool(args) and args[-1].upper() == "SVG" and bool(args.pop())
     game = _archive_game(s, cmd, args)
     if game is None:
         return
     phase = args[0] if args else None
-    svg = map_svg(game, phase, s.language())
-    name = f"{game.name}-{phase.upper() if phase else game.position.phase}.svg"
-    s.attachments.append((name, "image/svg+xml", svg))
+    shown = game.position.phase if phase is None or phase == game.position.phase else game.record(phase).phase
+    s.attachments.append(MapShown(game.name, phase, svg, s.language(), s.names(s.asker.address)))
     s.last_game = game.name
-    s.results.append({"kind": "archive", "line": cmd.line, "text": "", "attachment": name})
+    s.results.append({"kind": "archive", "line": cmd.line, "text": "",
+                      "attachment": ", ".join(f"{game.name}-{shown}.{fmt}" for fmt in ("png", "svg")[:1 + svg])})
 
 
 def _is_phase(text: str) -> bool:

@@ -103,6 +103,19 @@ class CommandLine:
 
 
 @dataclass(frozen=True)
+class MapShown:
+    """A map the answer shows and attaches (``MAP``): of ``game`` at ``phase``
+    (None: the current board), attached as SVG too when ``svg``, in
+    ``lang`` and name set ``names``. The mail draws it
+    (:func:`judge.mail.pictures.map_attachment`)."""
+    game: str
+    phase: str | None
+    svg: bool
+    lang: str
+    names: str | None
+
+
+@dataclass(frozen=True)
 class Letter:
     """A mail a verb makes to someone other than who asks (a JOIN for the GM
     to approve, the answer to it): ``to`` (one address), in ``lang``, about
@@ -143,7 +156,7 @@ class Session:
     """What one mail (or command) has done so far; see the module doc. A
     verb reads ``asker`` and the sign-on (``game``, ``power``, ``gm``), and
     adds ``results``, ``notices`` (:class:`~judge.game.notices.Notice` to
-    mail), ``attachments`` (file name, MIME type, text) and ``letters``.
+    mail), ``attachments`` (:class:`MapShown`) and ``letters``.
     Each result may carry ``copies``: addresses of record that get a copy."""
     db: object
     now: datetime
