@@ -76,6 +76,7 @@ from ..game.roster import record_change
 from ..game.nmr import took_over
 from ..game.turns import lifecycle, open_phase, replacement_joined, running, start, started_notice
 from ..maps import load_map, load_names
+from ..notation.diagnostics import diagnostic
 from ..notation.lexicon import clean_line
 from ..notation.names import is_cjk, name_index
 from ..notation.parser import ParseContext, chatter_note, parse_orders
@@ -237,6 +238,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                      mail.sender, mail.reply_to)
             return Unanswered("denied")
         s = _Session(mail, db, now)
+        s.secrets |= set(mail.secrets)             # words in a password's place, in any charset (issue 19 point 9)
         lines, i = mail.text.split("\n"), 0
         budget = self.cfg.limits.mail_seconds
         until = time.monotonic() + budget if budget else None
@@ -271,7 +273,8 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
                         s.secrets |= secrets_of(None, (), line, suggest_command(line))
                 elif s.noise < MAX_NOISE:
                     s.noise += 1
-                    talk = chatter_note(line, name_index(load_map("standard"), load_names("standard")))   # 各位好: a note
+                    talk = None if suggest_command(line) else \
+                        chatter_note(line, name_index(load_map("standard"), load_names("standard")))   # talk: a note
                     if talk is not None:
                         s.results.append({"kind": "skipped", "line": line.strip(), "note": talk})
                     else:
@@ -352,6 +355,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             return False
         if s.password_checks >= MAX_PASSWORD_CHECKS:
             return False
+        s.secrets.add(password)                  # a password checked is never quoted back
         s.password_checks += 1
         return verify_password(password, stored)
 
@@ -419,7 +423,8 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         names = self._names(s, mail.sender)
         out = [Reply(purpose="reply", to=(mail.reply_to,), template="reply.txt", lang=lang,
                      context=dict(common, results=results, words=words_for(lang, names),
-                                  notes=list(mail.notes) + s.notes + [f"cc_record:{a}" for a in copies]),
+                                  notes=[mask(n, s.secrets) for n in list(mail.notes) + s.notes]
+                                  + [f"cc_record:{a}" for a in copies]),
                      game=s.last_game, attachments=tuple(s.attachments))]
         for address, results in copies.items():
             lang = self._address_language(s, address)
@@ -990,7 +995,9 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
         names = name_index(game.map, load_names(game.map_name))
         ctx = ParseContext(map=game.map, names=names, phase_kind=game.phase.kind,
                            position=game.position, power=power)
-        parsed = parse_orders("\n".join(lines), ctx)
+        parsed = [dataclasses.replace(p, error=diagnostic("unknown_word", names, text=p.input.strip()), notes=())
+                  if p.kind == "chatter" and suggest_command(p.input) else p      # a misspelt command: an error
+                  for p in parse_orders("\n".join(lines), ctx)]
         notes = {p.input: tuple(getattr(p, "notes", ())) for p in parsed}
         receipts = game.submit(power, parsed, s.now)
         self._changed(s, game)
