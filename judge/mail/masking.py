@@ -149,9 +149,12 @@ def mask_line(line: str) -> str:
     return re.sub(rf"(?<![^\W_])(?:{words})(?![^\W_])", MASK, line)
 
 
-TEXT_KEYS = frozenset({"line", "input", "text", "reason", "changes", "settings", "subject"})
+TEXT_KEYS = frozenset({"line", "input", "text", "reason", "changes", "settings", "subject", "params", "error"})
 """Keys of an answer's data whose strings are the sender's own text (codes
-of powers, places and units are never touched)."""
+of powers, places and units are never touched): an error's params too (a
+game name typed ``g:pw`` is quoted in "there is no game ...")."""
+NEVER_KEYS = frozenset({"usage", "code", "kind", "map", "power", "powers", "game_map"})
+"""Keys whose strings are the judge's own (catalogue entries, codes): never masked."""
 
 
 def mask(value, secrets: set[str]):
@@ -189,7 +192,7 @@ def _walk(value, pattern, text: bool):
     if isinstance(value, str):
         return _masked(value, pattern) if text else value
     if isinstance(value, dict):
-        return {k: _walk(v, pattern, text or k in TEXT_KEYS) for k, v in value.items()}
+        return {k: v if k in NEVER_KEYS else _walk(v, pattern, text or k in TEXT_KEYS) for k, v in value.items()}
     if isinstance(value, list):
         return [_walk(v, pattern, text) for v in value]
     if isinstance(value, tuple) and not hasattr(value, "_fields"):
