@@ -91,3 +91,18 @@ def test_an_answer_to_the_confirmation_in_each_client_style_keeps_only_the_new_o
     assert "quoted part of your mail" in answer or "引用的部分" in answer, answer
     assert "Error" not in answer and "错误" not in answer and "錯誤" not in answer, answer
     assert "pw-england" not in answer
+
+
+@pytest.mark.parametrize("body,lang", [
+    ("Hi judge,\n\nSIGNON g pw-england\nF Lon - Nth\nHere are my orders for this turn:\n\nThanks!\nCheers, Alice\n\n"
+     "Sent from my iPhone", "en"),
+    ("各位好，\n\n登录 g pw-england\n伦敦舰队移动到北海\n本回合指令如下：\n\n谢谢！\n此致\n敬礼\n\n发自我的iPhone", "zh")])
+def test_greetings_sign_offs_and_taglines_are_no_errors_in_either_language(judge, body, lang):
+    from mailjudge import addr, to
+
+    answer = to(judge.mail(addr("England"), body))[addr("England")][0]
+    assert "Error" not in answer and "错误" not in answer and "not understood" not in answer, answer
+    passed = [line for line in answer.splitlines() if "passed over" in line or "已略过" in line]
+    assert len(passed) == 2, answer           # the greetings, sign-off and tagline in one; the talk line in one
+    assert ("4 line(s)" if lang == "en" else "5 line(s)") in passed[-1], passed      # the player reads English
+    assert answer.count("********") == 1             # the password of the SIGNON line, and no other word

@@ -360,8 +360,10 @@ def _attribution(lines: list[Line], i: int) -> tuple[int, bool]:
     if not text or len(text) > 400 or lines[i].depth:
         return 0, False
     candidates = [(1, text)]
-    if i + 1 < len(lines) and not lines[i + 1].depth and lines[i + 1].text.strip():
-        candidates.append((2, f"{text} {lines[i + 1].text.strip()}"))
+    second = lines[i + 1].text.strip() if i + 1 < len(lines) and not lines[i + 1].depth else ""
+    if second and not _ENDS.search(text) and _OPENS.match(text) and not (
+            _STRONG.fullmatch(second) or _WEAK.fullmatch(second)):
+        candidates.append((2, f"{text} {second}"))         # Gmail: "On … <" / "address> wrote:"
     for taken, joined in candidates:
         if len(joined) > 400 or not _ENDS.search(joined):
             continue
@@ -372,6 +374,7 @@ def _attribution(lines: list[Line], i: int) -> tuple[int, bool]:
     return 0, False
 
 
+_OPENS = re.compile(r"(?:on|le|am|el|at)\b|在|于|於|.*[<@]", re.I)
 _ENDS = re.compile(r"(?:wrote|写道|寫道|寫到|写到|a écrit|escribió)\s*[:：]?$|schrieb.{0,200}:$", re.I)
 
 

@@ -152,7 +152,7 @@ def _english_talk(tokens: list[Token], names: NameIndex) -> bool:
     if sum(t.kind in _ORDER_WORDS for t in tokens) > 1:
         return False
     return not any(names.suggest_codes(w) for t in words if t.kind == lx.UNKNOWN for w in t.text.split()
-                   if len(w) > 2)
+                   if len(w) >= 5)          # "turn" is no misspelt Tunis; "Burgandy" is a misspelt Burgundy
 
 
 def chatter_note(line: str, names: NameIndex) -> Diagnostic | None:
