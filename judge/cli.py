@@ -11,6 +11,7 @@ from . import __version__
 # one module per subcommand group; each has register(subparsers)
 COMMANDS = (
     "archive",
+    "clock",
     "datc",
     "game",
     "parse",

@@ -10,6 +10,8 @@ upgrades a one-file store of an earlier release (:mod:`judge.storage.upgrade`),
 records the judge's identity (address, name, keeper, language) for commands
 that do their work while it is down; leftover temp files are cleaned and the
 SMTP listener binds its port (a port in use stops the start at once), the
+clock is checked against its last stamp and then watched for steps
+(:mod:`judge.clock`: the worker and the scheduler run on its time), the
 worker and sender start (pending outbox rows are resubmitted), the scheduler
 rebuilds its jobs from the wakeup index (deadlines passed while the judge
 was down are handed to the worker at once), then the inbound transport
@@ -26,11 +28,13 @@ import errno
 import logging
 import signal
 import threading
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Callable
 
 from .actions.runner import Commands
+from .clock import ClockGuard
 from .config import Config
+from .mail.authenticity import warn_authserv_ids
 from .mail.commands import MailCommands
 from .mail.reply import CommandHandler
 from .mail.inbound_imap import ImapInbound
@@ -60,9 +64,17 @@ class Daemon:
     ``handler`` the mail commands (default :class:`MailCommands`)."""
 
     def __init__(self, cfg: Config, *, clock: Callable[[], datetime] = utc_now,
-                 handler: CommandHandler | None = None):
+                 handler: CommandHandler | None = None, clock_guard: ClockGuard | None = None):
         self.cfg = cfg
         cfg.data_dir.mkdir(parents=True, exist_ok=True)
+        # the real clock is checked for steps (judge.clock); a pinned one (tests) is taken as it is
+        if clock_guard is None and clock is utc_now:
+            clock_guard = ClockGuard(cfg.data_dir)
+        if clock_guard is not None:
+            clock_guard.notify = lambda work: self.worker.submit_work(work)
+            clock_guard.changed = lambda: self.scheduler.clock_changed()
+            clock = clock_guard.now
+        self.clock_guard = clock_guard
         self.claim = None
         self.transport = make_transport(cfg)
         out = cfg.outbound
@@ -80,6 +92,7 @@ class Daemon:
         else:
             self.inbound = SmtpInbound(self.spool, self.worker.wake, inb.smtp.host, inb.smtp.port,
                                        inb.smtp.max_message_bytes)
+            warn_authserv_ids(cfg)          # not believed here: any client can write those headers
         self._stopped = threading.Event()
 
     def _changed(self, rows: dict[str, dict | None], by_mail: bool) -> None:
@@ -136,6 +149,9 @@ class Daemon:
         except BaseException:
             self.claim.release()
             raise
+        if self.clock_guard is not None:
+            self.clock_guard.start_check(last_commit(self.store))
+            self.clock_guard.start()
         pending = self.pending_outbox()
         self.sender.start()
         self.sender.submit(pending)
@@ -149,6 +165,8 @@ class Daemon:
     def stop(self) -> None:
         self.inbound.stop()
         self.scheduler.stop()
+        if self.clock_guard is not None:
+            self.clock_guard.stop()
         self.worker.stop()
         self.sender.stop()
         if self.claim is not None:
@@ -182,6 +200,14 @@ def make_worker(cfg: Config, *, clock: Callable[[], datetime] = utc_now, handler
                   ledger_days=cfg.worker.ledger_days, clock=clock, timekeeper=Timekeeper(j),
                   commands=Commands(j, online), templates=cfg.templates_dir,
                   reading={"limits": cfg.limits, "markers": tuple(cfg.senders.loop_headers)}, **hooks)
+
+
+def last_commit(store: Store) -> datetime | None:
+    """The time of the store's last commit (its ``seq`` file's), or None."""
+    try:
+        return datetime.fromtimestamp((store.path / "seq").stat().st_mtime, timezone.utc)
+    except OSError:
+        return None
 
 
 def prepare(cfg: Config, store: Store, spool: Spool) -> None:
