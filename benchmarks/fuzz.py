@@ -80,12 +80,13 @@ class Bench:
             return "ignored", mail.automatic
         staging = Staging(self.batch)
         replies = self.handler.handle(mail, staging, NOW)
+        self.answers = []                # the raw mails composed for this one (benchmarks/passwords.py sweeps them)
         for r in replies:
             subject, body = render(r.template, r.lang, **r.context)
-            compose(sender_name="Judge", sender_address=self.cfg.judge.address, to=list(r.to), cc=list(r.cc),
+            self.answers.append(compose(sender_name="Judge", sender_address=self.cfg.judge.address, to=list(r.to), cc=list(r.cc),
                     subject=subject, body=body, message_id=message_id_for(key, r.purpose, r.to[0], "example.test"),
                     now=NOW, lang=r.lang, in_reply_to=mail.message_id, references=mail.references,
-                    game=r.game, domain="example.test", attachments=r.attachments).as_bytes()
+                    game=r.game, domain="example.test", attachments=r.attachments).as_bytes())
         staging.apply(self.batch)
         if getattr(replies, "reason", ""):
             return "ignored", replies.reason

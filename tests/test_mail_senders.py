@@ -189,7 +189,7 @@ def test_a_sender_whose_mails_do_nothing_is_answered_once_a_day(tmp_path):
     clock = [NOW]
     j = Judge(tmp_path, clock=lambda: clock[0])
     first = raw_mail("robot@example.org", "I am away until Monday.")
-    assert "not a command" in body(j.raw(first)[0])
+    assert "passed over, no order in it" in body(j.raw(first)[0])
     second = raw_mail("robot@example.org", "I am away until Monday!")
     assert j.raw(second) == [] and j.ledger(second)["reason"] == "refused-limit"
     clock[0] = NOW.replace(day=2, hour=13)

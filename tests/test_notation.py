@@ -293,8 +293,8 @@ def test_explain_gives_the_rules_core_reason_as_a_diagnostic(std_map, names):
 
 
 def test_parse_orders_skips_blank_lines(std_map, names):
-    lines = parse_orders("A Par - Bur\n\n   \nA Mar H\nnonsense\n", ParseContext(std_map, names))
-    assert [p.input for p in lines] == ["A Par - Bur", "A Mar H", "nonsense"]
+    lines = parse_orders("A Par - Bur\n\n   \nA Mar H\nA Nonsense H\n", ParseContext(std_map, names))
+    assert [p.input for p in lines] == ["A Par - Bur", "A Mar H", "A Nonsense H"]
     assert [p.ok for p in lines] == [True, True, False]
 
 

@@ -106,6 +106,7 @@ class MailHandler:
                      mail.sender, mail.reply_to)
             return Unanswered("denied")
         s, r = self.session(mail, db, now), _Reading(mail)
+        r.secrets |= set(mail.secrets)             # words in a password's place, in any charset (issue 19 point 9)
         lines, i = mail.text.split("\n"), 0
         budget = self.cfg.limits.mail_seconds
         until = time.monotonic() + budget if budget else None
@@ -140,7 +141,8 @@ class MailHandler:
                         r.secrets |= secrets_of(None, (), line, suggest_command(line))
                 elif r.noise < MAX_NOISE:
                     r.noise += 1
-                    talk = chatter_note(line, name_index(load_map("standard"), load_names("standard")))   # 各位好
+                    talk = None if suggest_command(line) else \
+                        chatter_note(line, name_index(load_map("standard"), load_names("standard")))   # talk: a note
                     if talk is not None:
                         s.results.append({"kind": "skipped", "line": line.strip(), "note": talk})
                     else:
@@ -163,6 +165,7 @@ class MailHandler:
             if s.stop:
                 break
         self._orders(s, r)
+        r.secrets |= s.checked
         for name in sorted(s.dirty):
             save_game(s.db, s.games[name])
             self.games.keep(name, s.db.get("games", name), s.games[name])
@@ -273,7 +276,8 @@ class MailHandler:
         lang = s.language()
         out = [Reply(purpose="reply", to=(asker.reply_to,), template="reply.txt", lang=lang,
                      context=self._context(s, subject, results, lang, asker.address,
-                                           list(r.mail.notes) + r.notes + [f"cc_record:{a}" for a in copies]),
+                                           [mask(n, r.secrets) for n in list(r.mail.notes) + r.notes]
+                                           + [f"cc_record:{a}" for a in copies]),
                      game=s.last_game, attachments=tuple(self._pictures(s)))]
         for address, results in copies.items():
             lang = s.address_language(address)

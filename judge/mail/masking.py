@@ -1,17 +1,28 @@
-"""Passwords never appear in a mail the judge sends (issue 12, point 7).
+"""Passwords never appear in a mail the judge sends (issue 12 point 7,
+issue 19 point 9), and nothing else is masked (issue 18).
 
 The answer to a mail quotes its lines (``> JOIN g1 secret1 France``), and a
 copy goes to the address of record. :func:`secrets_of` names the passwords a
 command line holds (``CREATE``, ``JOIN``, ``SIGNON``, ``SET PASSWORD``,
-``REPLACE``, a ``join_password=`` setting, and the same lines misspelt, such
-as ``SINGON g1 pw``); :func:`mask` replaces each of them, wherever it stands
-as a word in the answer's data, with :data:`MASK`.
+``REPLACE``, a ``join_password=`` setting); :func:`line_secrets` the word in
+the password's place of any line that has a sign-on, join or password word,
+wherever it stands and however malformed (``SIGNON g=pw``, ``SIGNON g/pw``,
+``please SIGNON g pw``, ``SINGON g pw``, ``登录g1 pw``); the mail reader
+(:func:`judge.mail.message.read_mail`) runs it over the body decoded in every
+charset the mail may be in, so a password in a mislabelled mail is known as
+well. :func:`mask` replaces every password (of 4 characters or more) wherever
+it stands as a word in the answer's data, and the word in the password's
+place of every quoted line (:func:`mask_line`) whatever its length, with
+:data:`MASK`. Words in no password's place (``Sent from my iPhone``,
+``Sent: Monday``) are never masked.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
+import unicodedata
 
 from ..verbs.registry import BY_NAME
 
@@ -23,17 +34,12 @@ _SETTING = re.compile(r"(?i)(?:\bjoin[-_]?password|加入密码|加入密碼)\s*
 def secrets_of(name: str | None, args: tuple[str, ...], line: str, suggestion: str | None = None) -> set[str]:
     """The passwords in one command line: ``name`` and ``args`` as read
     (:class:`judge.verbs.session.CommandLine`; the verb's record says which
-    argument is a password, :attr:`judge.verbs.registry.Verb.secret`), or
-    for a line that is no command, ``suggestion``, the command word it is
-    nearest to (its words after the game name are taken for passwords)."""
-    found = set(_SETTING.findall(line))
+    argument is a password, :attr:`judge.verbs.registry.Verb.secret`), and
+    those of :func:`line_secrets` (the word in a password's place, however
+    malformed the line; ``suggestion`` is no longer needed and ignored)."""
+    found = set(_SETTING.findall(line)) | line_secrets(line)
     if name is None:
-        words = line.split()
-        if suggestion in ("JOIN", "SIGNON", "CREATE") and len(words) > 2:
-            found.add(words[2])
-        elif suggestion == "SET" and len(words) > 2:
-            found.update(words[2:])
-        return found
+        return {s for s in found if s}
     at = BY_NAME[name].secret
     plain = [a for a in args if "=" not in a]
     if at is not None and (len(plain) > at if at >= 0 else len(plain) >= 2):
@@ -41,22 +47,132 @@ def secrets_of(name: str | None, args: tuple[str, ...], line: str, suggestion: s
     return {s for s in found if s}
 
 
-TEXT_KEYS = frozenset({"line", "input", "text", "reason", "changes", "settings", "subject"})
+# ---- the word in the password's place, by the line's shape --------------------------
+_SIGN_ZH = ("登录", "登錄", "登入", "签到", "簽到")
+_LEAD_ZH = ("加入", "创建", "創建", "建立")
+_PASSWORD_ZH = ("设置密码", "設定密碼", "設置密碼", "修改密码", "修改密碼", "设定密码", "更改密码", "更改密碼")
+_SIGN_EN = ("SIGNON", "LOGIN", "LOGON", "SIGNIN")
+_LEAD_EN = ("JOIN", "CREATE")
+_KEYWORDS = re.compile("(" + "|".join(map(re.escape, _SIGN_ZH + _LEAD_ZH + _PASSWORD_ZH)) + ")")
+_SEPARATORS = re.compile(r"[=/:,;|\\＝：，；]")
+_TRIM = "\"'“”‘’「」()[]<>.,;!?。，；！？*"
+_QUICK = re.compile(r"(?i)sign|log|join|create|pass|pw|replace|登|簽|签|加入|创建|創建|建立|密|sing|sgin|sino")
+
+
+def _tokens(line: str) -> list[str]:
+    text = unicodedata.normalize("NFKC", line)
+    text = _KEYWORDS.sub(r" \1 ", text)
+    words = [w.strip(_TRIM).rstrip(":：=") for w in text.split()]
+    return [w for w in words if w and w not in ("-", "—", ">")]
+
+
+def _is_sign(word: str) -> bool:
+    w = word.upper().replace("-", "").replace("_", "")
+    if w in _SIGN_EN or word in _SIGN_ZH:
+        return True
+    return len(w) >= 5 and w.isalpha() and bool(difflib.get_close_matches(w, _SIGN_EN, n=1, cutoff=0.75))
+
+
+def _is_lead(word: str) -> bool:
+    w = word.upper()
+    if w in _LEAD_EN or word in _LEAD_ZH:
+        return True
+    return len(w) >= 4 and w.isalpha() and bool(difflib.get_close_matches(w, _LEAD_EN, n=1, cutoff=0.8))
+
+
+_GAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,32}")
+
+
+def _after_game(words: list[str], k: int, glued_only: bool = False) -> str | None:
+    """The password after the game word at ``words[k]`` (a game name, with
+    njudge's power letter or not): the part after a separator glued to it
+    (``g=pw``, ``g/pw``), else (unless ``glued_only``) the next word."""
+    if k >= len(words):
+        return None
+    parts = [p for p in _SEPARATORS.split(words[k]) if p]
+    if not parts or not _GAME.fullmatch(parts[0]):
+        return None
+    if len(parts) > 1:
+        return parts[1]
+    return words[k + 1] if k + 1 < len(words) and not glued_only else None
+
+
+def line_secrets(line: str) -> set[str]:
+    """The words of ``line`` in a password's place: after a sign-on word
+    (``SIGNON``/``登录``/``登入``/``LOGIN``, misspelt or glued, anywhere in the
+    line) and its game; after ``JOIN``/``CREATE``/``加入``/``创建`` and the game
+    at the start of the line; after ``SET PASSWORD``/``设置密码`` (and
+    ``SET PW``); after ``REPLACE POWER``."""
+    if not _QUICK.search(line):
+        return set()
+    words = _tokens(line)
+    found: set[str] = set()
+    upper = [w.upper() for w in words]
+    for k, w in enumerate(words):
+        if k + 1 < len(words) and upper[k] in ("SIGN", "LOG") and upper[k + 1] in ("ON", "IN"):
+            pw = _after_game(words, k + 2)          # "SIGN ON g pw"
+        elif _is_sign(w):
+            pw = _after_game(words, k + 1)
+        elif k == 0 and _is_lead(w):          # the command itself: secrets_of has its password
+            pw = _after_game(words, 1, glued_only=len(words) > 5)
+        elif w in _PASSWORD_ZH or (upper[k] in ("PASSWORD", "PASSWD", "PW", "PWD", "PASS")
+                                   and k > 0 and upper[k - 1] in ("SET", "CHANGE", "NEW")):
+            rest = [x for x in words[k + 1:] if x not in ("=", ":", "：", "to", "TO")]
+            pw = rest[0] if rest else None
+            if pw and _SEPARATORS.match(pw):
+                pw = pw[1:]
+        elif k > 0 and upper[k - 1] in ("SET", "CHANGE") and _SEPARATORS.search(w) and \
+                _SEPARATORS.split(upper[k])[0] in ("PASSWORD", "PASSWD", "PW", "PWD", "PASS"):
+            pw = next((p for p in _SEPARATORS.split(w)[1:] if p), None)       # "SET PW=abcd"
+        elif k == 0 and upper[k] == "REPLACE" and len(words) > 2:
+            pw = words[2]
+        else:
+            continue
+        if pw:
+            found.add(pw)
+    return found
+
+
+def mask_line(line: str) -> str:
+    """``line`` with the words in a password's place (:func:`line_secrets`),
+    whatever their length, replaced by :data:`MASK` (where they stand as a
+    word of this line)."""
+    found = line_secrets(line)
+    if not found:
+        return line
+    words = "|".join(re.escape(x) for x in sorted(found, key=len, reverse=True))
+    return re.sub(rf"(?<![^\W_])(?:{words})(?![^\W_])", MASK, line)
+
+
+TEXT_KEYS = frozenset({"line", "input", "text", "reason", "changes", "settings", "subject", "params", "error"})
 """Keys of an answer's data whose strings are the sender's own text (codes
-of powers, places and units are never touched)."""
+of powers, places and units are never touched): an error's params too (a
+game name typed ``g:pw`` is quoted in "there is no game ...")."""
+NEVER_KEYS = frozenset({"usage", "code", "kind", "map", "power", "powers", "game_map"})
+"""Keys whose strings are the judge's own (catalogue entries, codes): never masked."""
 
 
 def mask(value, secrets: set[str]):
     """``value`` with every secret (of 4 characters or more) that stands as
-    a word (no letter or digit on either side) in the sender's text replaced by :data:`MASK`: a str is masked; in
-    dicts, lists and tuples the strings under :data:`TEXT_KEYS` are (new
-    containers are made); other values are kept as they are."""
+    a word (no letter or digit on either side) in the sender's text, and every
+    word in a password's place of a line (:func:`mask_line`), replaced by
+    :data:`MASK`: a str is masked; in dicts, lists and tuples the strings
+    under :data:`TEXT_KEYS` are (new containers are made); other values are
+    kept as they are."""
     secrets = {x for x in secrets if len(x) >= 4}
-    if not secrets:
-        return value
-    words = "|".join(re.escape(x) for x in sorted(secrets, key=len, reverse=True))
-    pattern = re.compile(rf"(?<!\w)(?:{words})(?!\w)")
+    pattern = None
+    if secrets:
+        words = "|".join(re.escape(x) for x in sorted(secrets, key=len, reverse=True))
+        pattern = re.compile(rf"(?<!\w)(?:{words})(?!\w)")
     return _walk(value, pattern, True) if isinstance(value, str) else _walk(value, pattern, False)
+
+
+def _masked(text: str, pattern) -> str:
+    if "\n" in text:
+        text = "\n".join(mask_line(x) for x in text.split("\n"))
+    else:
+        text = mask_line(text)
+    return pattern.sub(MASK, text) if pattern is not None else text
 
 
 CODE_PARAMS = frozenset({"province", "destination", "origin", "location", "ordered", "named", "coasts",
@@ -69,16 +185,17 @@ player's text, never masked); its other strings are the sender's text."""
 
 def _walk(value, pattern, text: bool):
     if isinstance(value, str):
-        return pattern.sub(MASK, value) if text else value
+        return _masked(value, pattern) if text else value
     if isinstance(value, dict):
-        return {k: _walk(v, pattern, text or k in TEXT_KEYS) for k, v in value.items()}
+        return {k: v if k in NEVER_KEYS else _walk(v, pattern, text or k in TEXT_KEYS) for k, v in value.items()}
     if isinstance(value, list):
         return [_walk(v, pattern, text) for v in value]
     if isinstance(value, tuple) and not hasattr(value, "_fields"):
         return tuple(_walk(v, pattern, text) for v in value)
     code, params = getattr(value, "code", None), getattr(value, "params", None)
     if isinstance(code, str) and isinstance(params, dict):     # a reason worded at render time
-        return _masked_reason(value, code, params, re.compile(pattern.pattern, re.IGNORECASE))
+        return _masked_reason(value, code, params,
+                              re.compile(pattern.pattern, re.IGNORECASE) if pattern is not None else None)
     return value
 
 

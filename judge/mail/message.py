@@ -4,12 +4,14 @@
 on bad input: broken MIME, unknown or wrong charsets, HTML-only bodies and
 attachments become ``notes`` (stable codes the reply explains) and the best text
 that can be had. Parsing uses :mod:`email` with ``policy.default``; HTML is
-converted with the standard library's :mod:`html.parser` tokenizer (never
-regular expressions; no tree, whose building is quadratic on hostile HTML).
+read with BeautifulSoup (:func:`judge.mail.quoting.html_lines`, bounded).
 
-The text the judge reads has quoted reply lines (``>``), the attribution line
-before them ("On ... wrote:"), and everything after a signature separator
-(``-- ``) or a forwarded/original-message marker removed.
+The text the judge reads is what the player wrote now
+(:mod:`judge.mail.quoting`): ``format=flowed`` joined, a reply's quoted
+original left out (note ``quoted_not_read``), an inline forward read (note
+``forward_read``), a mail attached whole not read (note ``attached_mail``),
+and greetings, sign-offs, signatures and taglines passed over
+(:mod:`judge.mail.courtesy`, note ``passed_over``).
 """
 
 from __future__ import annotations
@@ -23,12 +25,15 @@ from email.header import decode_header, make_header
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parseaddr
-from html.parser import HTMLParser
+import html as html_module
 from itertools import chain
 
+from . import courtesy
 from .charset import guesses
 from .limits import ReadLimits, bound_raw
 from .loops import MARKER_HEADERS, automatic_reason
+from .masking import line_secrets
+from .quoting import MAX_HTML_TAGS, Line, html_lines, read_now, text_lines, unflow
 
 log = logging.getLogger("judge.mail")
 
@@ -39,12 +44,6 @@ _CHARSET_SUPERSET = {
     "big5": "big5hkscs", "x-big5": "big5hkscs", "cp950": "big5hkscs",
     "us-ascii": "utf-8", "ascii": "utf-8",   # undeclared 8-bit text is usually UTF-8
 }
-
-_BLOCK_TAGS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
-               "table", "ul", "ol", "hr", "section", "article", "header", "footer"}
-_END_MARKERS = ("-----original message-----", "-------- original message --------",
-                "---------- forwarded message ----------", "-----原始邮件-----", "-----原始郵件-----")
-_ATTRIBUTION_ENDS = ("wrote:", "写道：", "寫道：", "写道:", "寫道:")
 
 # an own header: every mail the judge sends carries it
 LOOP_HEADER = "X-Loop"
@@ -60,10 +59,17 @@ class InboundMail:
     answers; ``text``: the body the judge reads (see module doc); ``automatic``:
     why the judge must not answer (``""`` when it may); ``notes``: codes such as
     ``html_only``, ``no_text``, ``charset_unknown:x``, ``charset_wrong:x``,
-    ``attachments:N``, ``broken_mime``, ``unreadable`` (only the headers could
-    be read), and the limit notes of :func:`judge.mail.limits.bound_raw`;
+    ``attachments:N``, ``attached_mail:N`` (mails attached whole, not read),
+    ``quoted_not_read:N`` (lines of a quoted original), ``forward_read``,
+    ``passed_over:N:LINES`` (greetings, sign-offs, signatures, taglines; up to
+    three quoted), ``html_cut:N`` (tags read of a longer HTML body),
+    ``broken_mime``, ``unreadable`` (only the headers could be read), and the
+    limit notes of :func:`judge.mail.limits.bound_raw`;
     ``charset``: charset of the body part as declared (lower case, ``""`` if
-    none); ``raw``: the bytes as received (for a DKIM check).
+    none); ``raw``: the bytes as received (for a DKIM check); ``secrets``:
+    the words in a password's place of any line of the body or subject, the
+    body decoded in each charset it may be in
+    (:func:`judge.mail.masking.line_secrets`: masked in every answer).
     Addresses are checked (:func:`clean_address`): an unusable one is ``""``;
     names and the subject are on one line without control characters.
     """
@@ -80,6 +86,7 @@ class InboundMail:
     charset: str = ""
     recipients: tuple[str, ...] = field(default=())
     raw: bytes = field(default=b"", repr=False, compare=False)
+    secrets: frozenset[str] = field(default=frozenset(), repr=False)
 
 
 def decode_bytes(data: bytes, declared: str | None) -> tuple[str, list[str]]:
@@ -112,85 +119,16 @@ def decode_bytes(data: bytes, declared: str | None) -> tuple[str, list[str]]:
     return data.decode("utf-8", errors="replace"), notes
 
 
-class _TextOfHtml(HTMLParser):
-    """The visible text of HTML in one pass of the standard library's
-    tokenizer, with no tree (a tree builder walks its stack of open tags for
-    every end tag: quadratic on a mail of thousands of unclosed tags)."""
-
-    _SKIP_TAGS = {"script", "style", "head", "title", "blockquote"}
-    _SKIP_CLASSES = {"gmail_quote", "gmail_signature", "moz-cite-prefix"}
-    _SKIP_IDS = {"divRplyFwdMsg", "appendonsend"}
-    _VOID = {"br", "hr", "img", "meta", "link", "input", "area", "base", "col", "embed", "source", "wbr"}
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.out: list[str] = []
-        self.skipping: list[str] = []          # the open tags of a skipped element (quote, script...)
-
-    def _skips(self, tag: str, attrs) -> bool:
-        found = dict(attrs)
-        classes = set((found.get("class") or "").split())
-        return tag in self._SKIP_TAGS or bool(classes & self._SKIP_CLASSES) or found.get("id") in self._SKIP_IDS
-
-    def handle_starttag(self, tag, attrs):
-        if tag in _BLOCK_TAGS:
-            self.out.append("\n")
-        if self.skipping:
-            if tag not in self._VOID and len(self.skipping) < 200:     # bounded: each end tag looks at it
-                self.skipping.append(tag)
-        elif tag not in self._VOID and self._skips(tag, attrs):
-            self.skipping.append(tag)
-
-    def handle_startendtag(self, tag, attrs):
-        if tag in _BLOCK_TAGS:
-            self.out.append("\n")
-
-    def handle_endtag(self, tag):
-        if self.skipping:
-            if tag in self.skipping:           # close up to it (unclosed tags inside are forgiven)
-                while self.skipping and self.skipping.pop() != tag:
-                    pass
-            return
-        if tag in _BLOCK_TAGS:
-            self.out.append("\n")
-
-    def handle_data(self, data):
-        if not self.skipping:
-            self.out.append(data)
-
-
 def html_to_text(html: str) -> str:
-    """Visible text of an HTML body, one block element per line; quoted parts
-    (``<blockquote>``, Gmail/Outlook quote containers), scripts and styles
-    removed. Linear in the size of ``html`` (:class:`_TextOfHtml`)."""
-    parser = _TextOfHtml()
-    try:
-        parser.feed(html)
-        parser.close()
-    except Exception:  # noqa: BLE001 - the tokenizer keeps what it read so far
-        pass
-    lines = [" ".join(line.replace("\xa0", " ").split()) for line in "".join(parser.out).splitlines()]
-    return "\n".join(lines).strip("\n")
+    """What the judge reads of an HTML body: its lines written now
+    (:func:`judge.mail.quoting.html_lines`, :func:`~judge.mail.quoting.read_now`)."""
+    return "\n".join(read_now(html_lines(html)[0]).lines).strip("\n")
 
 
-def strip_quotes_and_signature(text: str) -> str:
-    """Drop quoted lines (``>``), their attribution line, and everything from a
-    signature separator (``-- ``) or an original/forwarded-message marker on."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    kept: list[str] = []
-    for line in lines:
-        bare = line.strip()
-        if line.rstrip() == "--" or bare.lower() in _END_MARKERS:
-            break
-        if bare.startswith(">"):
-            # the attribution line ("On ... wrote:") just before a quote goes too
-            while kept and not kept[-1].strip():
-                kept.pop()
-            if kept and kept[-1].strip().lower().endswith(_ATTRIBUTION_ENDS):
-                kept.pop()
-            continue
-        kept.append(line.rstrip())
-    return "\n".join(kept).strip("\n")
+def strip_quotes_and_signature(text: str, subject: str = "") -> str:
+    """What the judge reads of a plain-text body: its lines written now
+    (:func:`judge.mail.quoting.read_now`), without the signature."""
+    return "\n".join(read_now(text_lines(text), subject).lines).strip("\n")
 
 
 def _clean(text: str, limit: int = 998) -> str:
@@ -278,16 +216,30 @@ class _Headers:
         return tuple(found[-20:])
 
 
-def _body(msg: EmailMessage) -> tuple[str, list[str], str]:
-    """``(text, notes, declared charset)`` of the body part the judge reads."""
+@dataclass
+class _Body:
+    """The body part the judge reads: its lines, notes, declared charset and
+    bytes (decoded again in other charsets for :func:`_secrets`)."""
+    lines: list[Line]
+    notes: list[str]
+    charset: str = ""
+    data: bytes = b""
+    html: bool = False
+
+
+def _body(msg: EmailMessage) -> _Body:
     notes: list[str] = []
     try:
         part = msg.get_body(preferencelist=("plain", "html"))
     except Exception:  # noqa: BLE001 - broken MIME structure
         part, notes = None, ["broken_mime"]
-    attachments = 0
+    attachments = mails = 0
     try:
-        attachments = sum(1 for _ in msg.iter_attachments()) if msg.is_multipart() else 0
+        for a in (msg.iter_attachments() if msg.is_multipart() else ()):
+            if a.get_content_type() == "message/rfc822":
+                mails += 1            # a mail attached whole: not read (issue 18)
+            else:
+                attachments += 1
     except Exception:  # noqa: BLE001
         notes.append("broken_mime")
     try:
@@ -297,9 +249,11 @@ def _body(msg: EmailMessage) -> tuple[str, list[str], str]:
         notes.append("broken_mime")
     if attachments:
         notes.append(f"attachments:{attachments}")
+    if mails:
+        notes.append(f"attached_mail:{mails}")
     if part is None:
         notes.append("no_text")
-        return "", notes, ""
+        return _Body([], notes)
     try:
         data = part.get_payload(decode=True) or b""
     except Exception:  # noqa: BLE001
@@ -309,16 +263,76 @@ def _body(msg: EmailMessage) -> tuple[str, list[str], str]:
     charset = _charset_label(part)
     text, cs_notes = decode_bytes(data, charset)
     notes += cs_notes
-    if _subtype(part) == "html":
+    html = _subtype(part) == "html"
+    if html:
         notes.append("html_only")
         try:
-            text = html_to_text(text)
+            lines, cut = html_lines(text)
+            if cut:
+                notes.append(f"html_cut:{MAX_HTML_TAGS}")
         except Exception:  # noqa: BLE001 - whatever the HTML, the judge reads what it can
+            lines = []
             notes.append("broken_mime")
+    else:
+        if _param(part, "format") == "flowed":            # RFC 3676
+            text = unflow(text, delsp=_param(part, "delsp") == "yes")
+        lines = text_lines(text)
     if msg.defects or part.defects:
         if "broken_mime" not in notes:
             notes.append("broken_mime")
-    return text, notes, charset
+    return _Body(lines, notes, charset, data, html)
+
+
+def _param(part, name: str) -> str:
+    try:
+        value = part.get_param(name)
+        if isinstance(value, tuple):
+            value = value[2]
+    except Exception:  # noqa: BLE001
+        return ""
+    return _clean(str(value or ""), 64).lower()
+
+
+MAX_QUOTED_PASSED = 3
+"""Lines passed over quoted in the ``passed_over`` note (the rest counted)."""
+
+
+def _reading(body: _Body, subject: str) -> tuple[str, list[str]]:
+    """The text written now of ``body`` and the notes on what was not read."""
+    reading = read_now(body.lines, subject)
+    kept, passed = courtesy.pass_over(list(reading.lines))
+    passed += list(reading.signature)
+    notes = []
+    if reading.forwarded:
+        notes.append("forward_read")
+    if reading.quoted:
+        notes.append(f"quoted_not_read:{reading.quoted}")
+    if passed:
+        shown = " | ".join(_clean(x, 60) for x in passed[:MAX_QUOTED_PASSED])
+        notes.append(f"passed_over:{len(passed)}:{shown}")
+    return "\n".join(kept).strip("\n"), notes
+
+
+_TAGS = re.compile(r"<[^<>]{0,2000}>")
+
+
+def _secrets(body: _Body, subject: str) -> frozenset[str]:
+    """The words in a password's place (:func:`line_secrets`) of the subject
+    and of every line of the body decoded as declared and as UTF-8, GB18030
+    and Big5-HKSCS: a mail read in the wrong charset still has its password
+    known, so that it is masked wherever the answer quotes it."""
+    found = set(line_secrets(subject))
+    label = _CHARSET_SUPERSET.get(body.charset, body.charset)
+    for charset in dict.fromkeys((label, "utf-8", "gb18030", "big5hkscs")):
+        try:
+            text = body.data.decode(charset, errors="replace")
+        except (LookupError, ValueError, TypeError):
+            continue
+        if body.html:
+            text = html_module.unescape(_TAGS.sub("\n", text))
+        for line in text.splitlines():
+            found |= line_secrets(line)
+    return frozenset(found)
 
 
 def _charset_label(part) -> str:
@@ -360,7 +374,9 @@ def _read(raw, key, own_address, envelope_from, limits, markers) -> InboundMail:
     name, sender = heads.address("From")
     _, reply_addr = heads.address("Reply-To")
     subject = heads.first("Subject")
-    text, notes, charset = _body(msg)
+    body = _body(msg)
+    text, reading_notes = _reading(body, subject)
+    notes = body.notes + reading_notes
     try:
         content_type = msg.get_content_type()
     except Exception:  # noqa: BLE001
@@ -369,13 +385,14 @@ def _read(raw, key, own_address, envelope_from, limits, markers) -> InboundMail:
         key=key, sender=sender, sender_name=name, reply_to=reply_addr or sender, subject=subject,
         message_id=(heads.message_ids("Message-ID") or ("",))[0],
         references=tuple(dict.fromkeys(heads.message_ids("References") + heads.message_ids("In-Reply-To"))),
-        text=strip_quotes_and_signature(text),
+        text=text,
         automatic=automatic_reason(heads.get, own_address, sender, reply_addr, envelope_from, content_type,
                                    subject, markers),
         notes=tuple(dict.fromkeys(limit_notes + notes)),
-        charset=charset,
+        charset=body.charset,
         recipients=_recipients(heads),
         raw=raw,
+        secrets=_secrets(body, subject),
     )
 
 

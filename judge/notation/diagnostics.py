@@ -54,6 +54,8 @@ Notes (``ParsedLine.notes``: the order was read, but the player should know):
 ========================= ========================================================
 ``unit_coast_corrected``  province, written_coast, coast (the unit's real coast;
                           the written one is ignored, DATC 6.B.10)
+``unit_word_for_fleet``   province (a word for soldiers, 兵/军队, written for a
+                          fleet: read as the fleet's order)
 ``chatter``               text (the line as typed): talk, not an order, passed
                           over (``ParsedLine.kind == "chatter"``)
 ========================= ========================================================

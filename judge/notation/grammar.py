@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from . import lexicon as lx
 from .diagnostics import Diagnostic, diagnostic
 from .lexicon import Token
-from .names import NameIndex
+from .names import NameIndex, is_cjk
 
 
 class Fail(Exception):
@@ -62,6 +62,7 @@ class Ref:
     unit_type: str | None
     prov: str
     coast: str | None = None
+    soldier: bool = False      # written with a word for soldiers (兵, 军队…): the unit there, noted if a fleet
 
 
 @dataclass
@@ -146,7 +147,7 @@ class _Reader:
         if self.kind() == lx.UNIT and self.kind(1) == lx.LOC:
             t = self.take().value
             prov = self.take().value
-            return Ref(t, prov, self.coast())
+            return Ref(None if t == "a" else t, prov, self.coast(), soldier=t == "a")
         if self.kind() == lx.UNIT:
             self.take()
             raise self.incomplete("location")
@@ -158,7 +159,7 @@ class _Reader:
         if self.kind() == lx.UNIT:
             t = self.take().value
             coast = coast or self.coast()
-        return Ref(t, prov, coast)
+        return Ref(None if t == "a" else t, prov, coast, soldier=t == "a")
 
     def unit_list(self, after_verb: bool) -> list[Ref]:
         """Units joined by separators; after a verb (build lists, priority lists)
@@ -214,6 +215,8 @@ class _Reader:
                 while self.kind() == lx.MOVE:
                     self.take()
                 steps.append(self.place())
+                if k == lx.VIA:
+                    self.route_rest(steps, draft)
                 if k == lx.VIA and self.kind() not in (lx.MOVE, lx.VIA, lx.VIA_CONVOY):
                     raise self.incomplete("destination")
             else:
@@ -222,6 +225,22 @@ class _Reader:
             raise self.incomplete("destination")
         draft.dest = steps[-1]
         draft.route = steps[:-1]
+
+
+    def route_rest(self, steps: list[Place], draft: Draft) -> None:
+        """After ``经 X``: the fleet named there (经北海舰队运输), and more seas
+        listed with 、 or 和 (经北海、挪威海移动到圣彼得堡)."""
+        while True:
+            if self.kind() == lx.UNIT and self.tok().value == "F":
+                self.take()                                   # 经北海舰队
+            if self.kind() in (lx.CONVOY, lx.VIA_CONVOY):
+                self.take()                                   # …运输移动到
+                draft.via_convoy = True
+            if self.kind() in (lx.SEP, lx.COMMA) and self.kind(1) == lx.LOC:
+                self.take()
+                steps.append(self.place())
+                continue
+            return
 
 
 def _display(t: Token, names: NameIndex) -> str:
@@ -275,11 +294,24 @@ def statements(tokens: list[Token], names: NameIndex, power: str | None = None) 
 def _check_words(tokens: list[Token], names: NameIndex) -> None:
     """Fail on the first word that is not understood."""
     prev: Token | None = None
-    for t in tokens:
+    for k, t in enumerate(tokens):
         if t.kind == lx.UNKNOWN:
-            codes = names.suggest_codes(t.text)
+            text, codes = t.shown, names.suggest_codes(t.text)
+            if not codes and any(is_cjk(c) for c in t.text):
+                # a name misspelt in its last or first characters: 挪威每 (挪威 + 每), 北非州
+                nxt = tokens[k + 1] if k + 1 < len(tokens) else None
+                for joined, shown in ((prev, f"{prev.shown}{t.shown}" if prev else ""),
+                                      (nxt, f"{t.shown}{nxt.shown}" if nxt else "")):
+                    if joined is not None and joined.kind == lx.LOC:
+                        word = joined.text + t.text if joined is prev else t.text + joined.text
+                        codes = names.suggest_codes(word)
+                        if codes == [joined.value]:          # 挪威每: Norwegian Sea rather than Norway
+                            codes = names.suggest_codes(word, exclude=joined.value) + codes
+                        if codes:
+                            text = shown
+                            break
             if codes:
-                raise Fail(diagnostic("unknown_province", names, text=t.shown,
+                raise Fail(diagnostic("unknown_province", names, text=text,
                                       suggestions=[names.english[c] for c in codes], suggestion_codes=codes))
             raise Fail(diagnostic("unknown_word", names, text=t.shown))
         if t.kind == lx.AMBIGUOUS:
@@ -317,6 +349,7 @@ def _statement(r: _Reader) -> list[Draft]:
         kind = "build" if k == lx.BUILD else "disband"
         if kind == "build" and r.kind() == lx.UNIT:      # "build Kie fleet"
             t = r.take().value
+            t = "A" if t == "a" else t
             items = [Ref(u.unit_type or t, u.prov, u.coast or r.coast()) for u in items]
         return [Draft(kind, units=[u]) for u in items]
     if k == lx.WAIVE:
@@ -328,6 +361,10 @@ def _statement(r: _Reader) -> list[Draft]:
     if not units:
         raise r.unexpected()
     k, k1 = r.kind(), r.kind(1)
+    if k in (lx.LOC, lx.UNIT) and len(units) == 1:
+        escorted = _escorted(r, units)
+        if escorted is not None:
+            return escorted
     if k == lx.HOLD:
         while r.kind() == lx.HOLD:                          # 留在原地, 原地 防守
             r.take()
@@ -340,6 +377,7 @@ def _statement(r: _Reader) -> list[Draft]:
     if k == lx.BUILD:
         r.take()
         t = r.take().value if r.kind() == lx.UNIT else None
+        t = "A" if t == "a" else t
         coast = r.coast()
         return [Draft("build", units=[Ref(u.unit_type or t, u.prov, u.coast or coast)]) for u in units]
     if k == lx.DISBAND or (k == lx.R and k1 != lx.LOC):
@@ -392,6 +430,27 @@ def _statement(r: _Reader) -> list[Draft]:
     if k is None or k in _BREAKS:
         raise r.incomplete("order")
     raise r.unexpected()
+
+
+def _escorted(r: _Reader, units: list[Ref]) -> list[Draft] | None:
+    """The army escorted by fleets: ``伦敦陆军由北海舰队护送到挪威``,
+    ``倫敦陸軍被北海艦隊運送至挪威``, ``伦敦陆军乘北海舰队到挪威``,
+    ``伦敦陆军在北海舰队和挪威海舰队护航下移动到…``: the army's move via
+    convoy, its route the fleets' seas (the fleets' own convoy orders are
+    their owners' to give). None (nothing read) if no fleet follows."""
+    save = r.i
+    fleets = r.unit_list(after_verb=False)
+    seas = [f for f in fleets if f.unit_type == "F" or r.names.map.provinces[f.prov].kind == "sea"]
+    if not fleets or len(seas) != len(fleets) or r.kind() not in (lx.CONVOY, lx.VIA_CONVOY, lx.MOVE):
+        r.i = save
+        return None
+    while r.kind() in (lx.CONVOY, lx.VIA_CONVOY):
+        r.take()
+    d = Draft("move", units=units)
+    r.path(d)
+    d.route = [Place(f.prov) for f in fleets] + d.route
+    d.via_convoy = True
+    return [d]
 
 
 def _waive(r: _Reader) -> list[Draft]:

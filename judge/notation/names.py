@@ -210,9 +210,10 @@ class NameIndex:
         loc = f"{prov}/{coast}"
         return loc if coast in self.map.provinces[prov].coasts else None
 
-    def suggest_codes(self, text: str, n: int = 3) -> list[str]:
+    def suggest_codes(self, text: str, n: int = 3, exclude: str | None = None) -> list[str]:
         """Codes of the provinces whose names are nearest to ``text``: names at
-        least 75% alike (50% for Chinese), within 0.1 of the best match."""
+        least 75% alike (50% for Chinese), within 0.1 of the best match;
+        ``exclude``: a province code left out (a name read next to the word)."""
         key = self._key(text)
         if key in self.ambiguous:
             return list(self.ambiguous[key])[:n]
@@ -225,6 +226,8 @@ class NameIndex:
         matcher.set_seq2(key)
         scored = []
         for k in self._keys[cjk]:
+            if exclude is not None and self.provinces[k] == exclude:
+                continue
             matcher.set_seq1(k)
             if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff:
                 r = matcher.ratio()

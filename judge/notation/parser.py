@@ -26,6 +26,15 @@ with words that are not order words, names no province (nor a word like one:
 those get the error with "did you mean") and no unit (陆军, 部队; a one-character
 军 may be talk: 我军进攻！), holds no English order word and no waive; a line that
 looks like an order and fails is an error as always.
+
+English talk is passed over the same way (issue 18: a line is an error only
+when it looks like an order): ``Here are my orders:``, ``Please confirm``,
+``Alice Smith``. An English line is talk when it starts with a word that is
+no order or unit word, names no province or coast (nor a word like one),
+holds no waive or priority, and at most one order or unit word (``Thanks a
+lot``: ``a``); ``I want to hold`` (two) is an error. Whether a line looks
+like a mail command (``SINGON g pw``) is the mail reader's question, asked
+before this one.
 """
 
 from __future__ import annotations
@@ -112,10 +121,14 @@ def parse_line(line: str, ctx: ParseContext) -> ParsedLine:
     return ParsedLine(line, orders[0] if orders else None, None, orders, tuple(notes))
 
 
+_ORDER_WORDS = (lx.UNIT, MOVE, lx.HOLD, lx.SUPPORT, lx.CONVOY, lx.VIA, lx.VIA_CONVOY, lx.RETREAT, lx.R,
+                lx.DISBAND, lx.BUILD)
+
+
 def is_chatter(tokens: list[Token], names: NameIndex) -> bool:
-    """True for the tokens of a line of Chinese talk (see the module doc)."""
+    """True for the tokens of a line of talk, Chinese or English (see the module doc)."""
     if not any(t.kind == lx.UNKNOWN and any(is_cjk(c) for c in t.text) for t in tokens):
-        return False
+        return _english_talk(tokens, names)
     first = next((t for t in tokens if t.kind not in (*_PUNCTUATION, lx.NUMBER, lx.POWER)), None)
     if first is None or first.kind != lx.UNKNOWN:
         return False
@@ -128,6 +141,18 @@ def is_chatter(tokens: list[Token], names: NameIndex) -> bool:
         elif t.kind != lx.POWER and t.text.isascii() and t.text.isalpha():
             return False                                 # an English order word
     return True
+
+
+def _english_talk(tokens: list[Token], names: NameIndex) -> bool:
+    words = [t for t in tokens if t.kind not in (*_PUNCTUATION, lx.NUMBER, lx.POWER)]
+    if not words or words[0].kind != lx.UNKNOWN:
+        return False
+    if any(t.kind in _ORDER_ONLY or t.kind == lx.COAST for t in tokens):
+        return False
+    if sum(t.kind in _ORDER_WORDS for t in tokens) > 1:
+        return False
+    return not any(names.suggest_codes(w) for t in words if t.kind == lx.UNKNOWN for w in t.text.split()
+                   if len(w) >= 5)          # "turn" is no misspelt Tunis; "Burgandy" is a misspelt Burgundy
 
 
 def chatter_note(line: str, names: NameIndex) -> Diagnostic | None:

@@ -90,6 +90,8 @@ def _subject(ref: Ref, ctx: "ParseContext", notes: list[Diagnostic]) -> tuple[st
             raise _fail(ctx, missing, province=ref.prov)
         if ref.unit_type and ref.unit_type != unit.type:
             raise _fail(ctx, "wrong_unit_type", province=ref.prov, written=ref.unit_type, actual=unit.type)
+        if getattr(ref, "soldier", False) and unit.type == "F":     # 布雷斯特兵移动到英吉利海峡
+            notes.append(diagnostic("unit_word_for_fleet", ctx.names, province=ref.prov))
         if ctx.power and unit.power != ctx.power:
             raise _fail(ctx, "not_your_unit", province=ref.prov, power=unit.power)
         _note_coast(ref, unit.location, ctx, notes)

@@ -53,8 +53,9 @@ ROWS: tuple[tuple[str, str, object, str, str], ...] = (
     ("船 战舰/戰艦 军舰/軍艦 舰船/艦船", "unit", "F", "mainland", "usage-ml"),
     ("部队/部隊", "unit", None, "all", "rules-hans §5 hk-fcc"),
     ("单位/單位", "unit", None, "taiwan", "rules-hant §部隊與移動"),
-    ("兵 军队/軍隊 军团/軍團", "unit", None, "hongkong", "hk-blog"),
-    ("队伍/隊伍 人马/人馬", "unit", None, "mainland", "usage-ml"),
+    # words for soldiers (value "a"): an army's; used for a fleet, read as the fleet's order with a note
+    ("兵 军队/軍隊 军团/軍團", "unit", "a", "hongkong", "hk-blog"),
+    ("队伍/隊伍 人马/人馬", "unit", "a", "mainland", "usage-ml"),
     # ---- move --------------------------------------------------------------------
     ("移动到/移動到 移动/移動 进攻/進攻", "move", None, "all", "rules-hans §附一"),
     ("移入 入 到 进入/進入 攻击/攻擊", "move", None, "taiwan", "rules-hant §移動的書寫法 ptt-fju"),
@@ -111,6 +112,8 @@ ROWS: tuple[tuple[str, str, object, str, str], ...] = (
     ("遣散 移除 撤除 拆除 裁撤 删除/刪除 解编/解編", "disband", None, "all", "judge"),
     ("拆 拆掉 删掉/刪掉 裁掉 裁减/裁減 去掉 除去 拿掉 砍掉 撤编/撤編 解体/解體 消散", "disband", None,
      "mainland", "usage-ml"),
+    ("销毁/銷毀 毁掉/毀掉 撤销/撤銷 复员/復員 退役 裁军/裁軍 丢弃/丟棄 舍弃/捨棄 解除 解甲", "disband", None,
+     "mainland", "usage-ml"),                                          # issue 18: more everyday verbs
     # ---- build -------------------------------------------------------------------
     ("建造", "build", None, "all", "rules-hans §附一"),
     ("生产/生產", "build", None, "all", "rules-hans §11 rules-hant"),
@@ -142,14 +145,16 @@ ROWS: tuple[tuple[str, str, object, str, str], ...] = (
     ("地区/地區 区域/區域 区块/區塊 海域", "filler", None, "all", "rules-hans §2 rules-hant §遊戲地圖"),
     ("一带/一帶 港 城 市", "filler", None, "all", "usage-ml"),
     ("喺 嘅 咗 啲 囉", "filler", None, "hongkong", "usage-hk"),
+    # an army escorted by a fleet (伦敦陆军由北海舰队护送到挪威, 乘北海舰队, 在北海舰队护航下): issue 18
+    ("被 乘 搭乘 随/隨 跟随/跟隨 下 就地 自行", "filler", None, "mainland", "usage-ml"),
 )
 
 
 # Traditional -> simplified for characters no pair above or in a names file
 # teaches (kept from issue 7; single characters, so folding keeps positions).
 T2S = dict(zip(
-    "陸軍艦隊動進擊衛禦運輸產經優與棄權護駐堅離過個從將於請順續選擇並來團戰區窩澤開茲圖義獅師條門邊島歐傳內為組協轉駐載軍餘刪幹後裡裏處撥準備編乾",
-    "陆军舰队动进击卫御运输产经优与弃权护驻坚离过个从将于请顺续选择并来团战区窝泽开兹图义狮师条门边岛欧传内为组协转驻载军余删干后里里处拨准备编干"))
+    "陸軍艦隊動進擊衛禦運輸產經優與棄權護駐堅離過個從將於請順續選擇並來團戰區窩澤開茲圖義獅師條門邊島歐傳內為組協轉駐載軍餘刪幹後裡裏處撥準備編乾連",
+    "陆军舰队动进击卫御运输产经优与弃权护驻坚离过个从将于请顺续选择并来团战区窝泽开兹图义狮师条门边岛欧传内为组协转驻载军余删干后里里处拨准备编干连"))
 
 
 def pairs(words: str) -> list[tuple[str, str]]:

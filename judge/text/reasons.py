@@ -177,6 +177,8 @@ TEXTS: dict[str, str] = {
     "illegal": N_("not a legal order: %(text)s"),
     "unit_coast_corrected": N_("the fleet in %(province)s is on the %(coast)s, not the %(written_coast)s"),
     "chatter": N_('passed over, no order in it: "%(text)s"'),
+    "unit_word_for_fleet": N_("read as the order of the fleet in %(province)s (the word written is one for "
+                              "soldiers)"),
     # ---- settings (judge.game.setting_text, deadlines, settings) ----------------------
     "bad_key": N_('"%(pair)s": write key=value with a key among %(keys)s'),
     "not_whole_or_none": N_('"%(text)s" is not a whole number (or none)'),

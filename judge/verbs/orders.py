@@ -24,6 +24,7 @@ from ..game.deadlines import adjustment_status
 from ..game.press import keep_broadcast, read_press, route
 from ..game.refusals import misspelt_order_word
 from ..game.turns import lifecycle
+from ..notation.diagnostics import diagnostic
 from ..notation.parser import ParseContext, parse_orders
 from .session import Session, names_of
 
@@ -35,7 +36,10 @@ def orders(s: Session, cmd) -> None:
     game, power = s.game, s.power
     names = names_of(game)
     ctx = ParseContext(map=game.map, names=names, phase_kind=game.phase.kind, position=game.position, power=power)
-    parsed = parse_orders("\n".join(cmd.body), ctx)
+    suggest = cmd.params.get("suggest") or (lambda line: None)    # the mail's: the command a line misspells
+    parsed = [dataclasses.replace(p, error=diagnostic("unknown_word", names, text=p.input.strip()), notes=())
+              if p.kind == "chatter" and suggest(p.input) else p      # a misspelt command: an error, not talk
+              for p in parse_orders("\n".join(cmd.body), ctx)]
     notes = {p.input: tuple(getattr(p, "notes", ())) for p in parsed}
     receipts = game.submit(power, parsed, s.now)
     s.changed(game)
@@ -57,7 +61,6 @@ def orders(s: Session, cmd) -> None:
                          "notes": notes.get(e.text, ()) if i >= before else (), "replaces": replaces.get(i, [])})
     superseded = [{"input": entries[j].text, "order": entries[j].order, "by": entries[final[j]].order}
                   for j in range(before, len(entries)) if entries[j].replaced and final[j] != j]
-    suggest = cmd.params.get("suggest") or (lambda line: None)    # the mail's: the command a line misspells
     rejected = []
     for r in receipts:
         if not r.ok:       # a diagnostic names the places it guesses; a misspelt command is named here

@@ -182,6 +182,7 @@ class Session:
     games: dict[str, Game] = field(default_factory=dict)   # games read or changed
     dirty: set[str] = field(default_factory=set)           # games to save
     password_checks: int = 0
+    checked: set[str] = field(default_factory=set)        # passwords tried: masked in every reply
     _loading: dict | None = field(default=None, init=False, repr=False)   # checkpoints of the command running
 
     # ---- running a verb --------------------------------------------------------------
@@ -310,6 +311,7 @@ class Session:
         :data:`MAX_PASSWORD_CHECKS` stored passwords a session (scrypt is slow
         on purpose: a mail must not make the judge try every power's password
         over and over)."""
+        self.checked.add(password)                 # a password tried is never quoted back (issue 19 point 9)
         if not stored or self.password_checks >= MAX_PASSWORD_CHECKS:
             return False
         self.password_checks += 1
