@@ -9,7 +9,10 @@ the data folder (:mod:`judge.storage.owner`: a second judge on it stops with
 upgrades a one-file store of an earlier release (:mod:`judge.storage.upgrade`),
 records the judge's identity (address, name, keeper, language) for commands
 that do their work while it is down; leftover temp files are cleaned and the
-SMTP listener binds its port (a port in use stops the start at once), the
+SMTP listener binds its port (a port in use stops the start at once); it
+logs in to each server it is to use (:mod:`judge.mail.checks`: a wrong
+host, port, password or token stops the start, naming the server, its
+answer and what to change, within about 12 s), then the
 worker and sender start (pending outbox rows are resubmitted), the scheduler
 rebuilds its jobs from the wakeup index (deadlines passed while the judge
 was down are handed to the worker at once), then the inbound transport
@@ -31,7 +34,12 @@ from typing import Callable
 
 from .actions.runner import Commands
 from .config import Config
+from .health import Health
+from .mail.alarm import Alarm
+from .mail.checks import check_logins
 from .mail.commands import MailCommands
+from .mail.logins import Credentials
+from .mail.oauth2 import Tokens
 from .mail.reply import CommandHandler
 from .mail.inbound_imap import ImapInbound
 from .mail.inbound_smtp import SmtpInbound
@@ -57,14 +65,19 @@ class StartError(Exception):
 
 class Daemon:
     """One running judge. ``clock`` gives the UTC time (tests pin it);
-    ``handler`` the mail commands (default :class:`MailCommands`)."""
+    ``handler`` the mail commands (default :class:`MailCommands`);
+    ``checks``: log in to each server before starting (see module doc)."""
 
     def __init__(self, cfg: Config, *, clock: Callable[[], datetime] = utc_now,
-                 handler: CommandHandler | None = None):
-        self.cfg = cfg
+                 handler: CommandHandler | None = None, checks: bool = True):
+        self.cfg, self.checks = cfg, checks
         cfg.data_dir.mkdir(parents=True, exist_ok=True)
         self.claim = None
-        self.transport = make_transport(cfg)
+        self.health = Health(cfg.data_dir)
+        self.tokens = Tokens.from_config(cfg) if cfg.uses_oauth2 else None
+        self.health.tokens = self.tokens
+        self.alarm = Alarm(cfg, self.health, self.tokens)
+        self.transport = make_transport(cfg, self.tokens, watch=self.alarm.watch)
         out = cfg.outbound
         self.sender = Sender(self.transport, self._report, max_attempts=out.max_attempts,
                              backoff_base=out.backoff_base, backoff_max=out.backoff_max)
@@ -75,10 +88,10 @@ class Daemon:
                                            rescan_seconds=cfg.scheduler.rescan_seconds)
         inb = cfg.inbound
         if inb.transport == "imap":
-            password = cfg.secret("inbound.imap", inb.imap.password_env)
-            self.inbound = ImapInbound(self.spool, self.worker.wake, inb.imap, password)
+            self.inbound = ImapInbound(self.spool, self._spooled,
+                                       Credentials.of(cfg, "imap", self.tokens, watch=self.alarm.watch))
         else:
-            self.inbound = SmtpInbound(self.spool, self.worker.wake, inb.smtp.host, inb.smtp.port,
+            self.inbound = SmtpInbound(self.spool, self._spooled, inb.smtp.host, inb.smtp.port,
                                        inb.smtp.max_message_bytes)
         self._stopped = threading.Event()
 
@@ -90,6 +103,21 @@ class Daemon:
             self.scheduler.update(name, row)
             if by_mail and row is not None and row.get("end") and row.get("ready", True):
                 self.worker.submit_work(Work("tick", name, row.get("phase")))
+
+    def _spooled(self) -> None:
+        self.health.mail_read()
+        self.worker.wake()
+
+    def _check_logins(self) -> None:
+        """Log in to each server; StartError naming those that refused."""
+        if not self.checks or not self.cfg.logins():
+            return
+        failed = [c for c in check_logins(self.cfg, self.tokens) if not c.ok]
+        for c in failed:
+            self.health.login(c.what.split()[0].lower(), False, f"{c.detail}; {c.fix}")
+        if failed:
+            raise StartError("the start-up checks failed, nothing was started:\n"
+                             + "\n".join(str(c) for c in failed))
 
     def _ack(self, meta: dict) -> None:
         self.inbound.acknowledge(meta)
@@ -133,9 +161,14 @@ class Daemon:
             record_identity(self.cfg, self.store)
             self.spool.clean_tmp()
             self._bind()
+            self._check_logins()
         except BaseException:
+            if isinstance(self.inbound, SmtpInbound):
+                self.inbound.stop()             # the port bound, never served
             self.claim.release()
             raise
+        self.health.note(reading=self.inbound.describe(), writing=self.transport.describe())
+        self.health.start()
         pending = self.pending_outbox()
         self.sender.start()
         self.sender.submit(pending)
@@ -151,6 +184,7 @@ class Daemon:
         self.scheduler.stop()
         self.worker.stop()
         self.sender.stop()
+        self.health.stop()
         if self.claim is not None:
             self.claim.release()
         self._stopped.set()

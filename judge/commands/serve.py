@@ -19,7 +19,7 @@ def register(sub) -> None:
                                    "127.0.0.1:2525 and writes replies to the Maildir judge-data/outbox.")
     p.add_argument("--config", metavar="FILE", help="TOML config (see config/judge.example.toml)")
     p.add_argument("--data", metavar="DIR",
-                   help="data folder: store judge.json, spool, outbox (default: [judge] data_dir of the "
+                   help="data folder: store, spool, outbox (default: [judge] data_dir of the "
                         "config, else $JUDGE_DATA, else ./judge-data; `judge game`, `web`, `archive`, "
                         "`parse`, `spool` use the same)")
     p.add_argument("--host", help="address of the embedded SMTP listener (overrides [inbound.smtp] host)")

@@ -11,8 +11,8 @@ def register(sub) -> None:
     p = sub.add_parser("web", help="serve the archive's web pages",
                        description="Serve the list of games, each game and each phase (map, "
                                    "orders and results, SCs) in English and Chinese, and each "
-                                   "game's JSON export at /games/NAME.json, from the data file "
-                                   "DIR/judge.json (read afresh for every page). Stop with Ctrl-C.")
+                                   "game's JSON export at /games/NAME.json, from the store of the "
+                                   "data folder (DATA/store, read afresh for every page). Stop with Ctrl-C.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8080, help="port (default: 8080; 0: any free port)")
     from .common import add_data_options
