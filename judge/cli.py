@@ -11,12 +11,15 @@ from . import __version__
 # one module per subcommand group; each has register(subparsers)
 COMMANDS = (
     "archive",
+    "check",
     "datc",
     "game",
+    "mail",
     "parse",
     "replay",
     "serve",
     "spool",
+    "status",
     "store",
     "web",
 )

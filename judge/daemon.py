@@ -6,13 +6,13 @@ worker (the only writer of the store), the sender and the scheduler (its jobs
 only hand deadline work to the worker). Start order: ``judge serve`` takes
 the data folder (:mod:`judge.storage.owner`: a second judge on it stops with
 :class:`StartError`; a ``judge game`` command doing its work is waited for),
-upgrades a one-file store of an earlier release (:mod:`judge.storage.upgrade`),
-records the judge's identity (address, name, keeper, language) for commands
-that do their work while it is down; leftover temp files are cleaned and the
-SMTP listener binds its port (a port in use stops the start at once); it
-logs in to each server it is to use (:mod:`judge.mail.checks`: a wrong
+the SMTP listener binds its port (a port in use stops the start at once);
+it logs in to each server it is to use (:mod:`judge.mail.checks`: a wrong
 host, port, password or token stops the start, naming the server, its
-answer and what to change, within about 12 s), then the
+answer and what to change, within about 12 s); it upgrades a one-file
+store of an earlier release (:mod:`judge.storage.upgrade`), records the
+judge's identity (address, name, keeper, language) for commands that do
+their work while it is down, and cleans leftover temp files; then the
 worker and sender start (pending outbox rows are resubmitted), the scheduler
 rebuilds its jobs from the wakeup index (deadlines passed while the judge
 was down are handed to the worker at once), then the inbound transport
@@ -157,11 +157,11 @@ class Daemon:
                              f"{' (pid ' + str(who['pid']) + ')' if who.get('pid') else ''}; "
                              f"one judge per data folder")
         try:
+            self._bind()
+            self._check_logins()
             prepare(self.cfg, self.store, self.spool)
             record_identity(self.cfg, self.store)
             self.spool.clean_tmp()
-            self._bind()
-            self._check_logins()
         except BaseException:
             if isinstance(self.inbound, SmtpInbound):
                 self.inbound.stop()             # the port bound, never served
@@ -214,8 +214,26 @@ def make_worker(cfg: Config, *, clock: Callable[[], datetime] = utc_now, handler
                   max_attempts=cfg.worker.max_attempts, max_deaths=cfg.worker.max_deaths,
                   retry_delay=cfg.worker.retry_delay,
                   ledger_days=cfg.worker.ledger_days, clock=clock, timekeeper=Timekeeper(j),
-                  commands=Commands(j, online), templates=cfg.templates_dir,
+                  commands=keeper_work(Commands(j, online), cfg), templates=cfg.templates_dir,
                   reading={"limits": cfg.limits, "markers": tuple(cfg.senders.loop_headers)}, **hooks)
+
+
+def keeper_work(commands: Callable, cfg: Config) -> Callable:
+    """The writer's runner of command work items: ``commands``, and the
+    judgekeeper's ``store backup`` (a snapshot between two commits,
+    :mod:`judge.storage.backup`; its result's ``out`` is the manifest, JSON)."""
+    def run(work, db, now):
+        if isinstance(work, dict) and work.get("action") == "store backup":
+            import json
+
+            from .storage.backup import snapshot
+            try:
+                made = snapshot(cfg.data_dir, cfg.store_path, cfg.spool_dir, db.get("judge", "identity"))
+            except OSError as e:
+                return [], {"status": 2, "out": "", "err": f"cannot take the snapshot: {e}"}
+            return [], {"status": 0, "out": json.dumps(made), "err": ""}
+        return commands(work, db, now)
+    return run
 
 
 def prepare(cfg: Config, store: Store, spool: Spool) -> None:

@@ -79,6 +79,7 @@ def run(args) -> int:
         logging.basicConfig(level=cfg.log.level, filename=cfg.log.file or None,
                             format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         logging.getLogger("mail.log").setLevel(logging.WARNING)   # aiosmtpd's per-command chatter
+        logging.getLogger("imapclient").setLevel(logging.WARNING)  # "Connection closed" after each logout
         from ..daemon import Daemon, StartError
         daemon = Daemon(cfg)
     except ConfigError as e:

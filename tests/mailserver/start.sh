@@ -11,6 +11,8 @@
 #   OAUTH2_INTROSPECTION_URL  switches OAuth2 on: an oauth2 passdb (XOAUTH2 and
 #               OAUTHBEARER) that POSTs each bearer token to this URL (RFC 7662
 #               token introspection: {"active": true, "username": USER})  default off
+#   AUTH_FAILURE_DELAY  seconds Dovecot waits before it says a login failed
+#               (its own default is 2; tests need no wait)                 default 0
 #   AUTH_MECHANISMS  SASL mechanisms offered       default "plain login", with OAuth2
 #               on "plain login xoauth2 oauthbearer"
 #
@@ -30,6 +32,7 @@ if [ -n "$OAUTH2_INTROSPECTION_URL" ]; then
 else
   AUTH_MECHANISMS=${AUTH_MECHANISMS:-"plain login"}
 fi
+AUTH_FAILURE_DELAY=${AUTH_FAILURE_DELAY:-0}
 VMAIL=65534            # nobody:nogroup own the Maildirs
 
 die() { echo "mailserver/start: $*" >&2; exit 1; }
@@ -97,7 +100,7 @@ ssl_cert = <$MAIL_BASE/tls/cert.pem
 ssl_key = <$MAIL_BASE/tls/key.pem
 disable_plaintext_auth = no
 auth_mechanisms = $AUTH_MECHANISMS
-auth_failure_delay = 0
+auth_failure_delay = $AUTH_FAILURE_DELAY secs
 service anvil {
   unix_listener anvil-auth-penalty {
     mode = 0
