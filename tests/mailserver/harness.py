@@ -97,11 +97,16 @@ def running_dovecot(base: Path | None = None) -> Dovecot | None:
                    env["IMAP_CAFILE"], owned=False)
 
 
-def start_dovecot() -> Dovecot:
+def start_dovecot(*, oauth2: str = "", mechanisms: str = "", failure_delay: float = 0) -> Dovecot:
+    """A Dovecot of its own (free ports, a new folder); ``oauth2``: the token
+    introspection URL that switches OAuth2 logins on (XOAUTH2, OAUTHBEARER);
+    ``mechanisms``: the SASL mechanisms it offers (default: start.sh's);
+    ``failure_delay``: seconds before a refused login is answered."""
     base = Path(tempfile.mkdtemp(prefix="jdove-", dir="/tmp"))
     port, ssl_port = free_port(), free_port()
     env = dict(os.environ, MAIL_BASE=str(base), IMAP_PORT=str(port), IMAPS_PORT=str(ssl_port),
-               MAIL_USERS=f"{IMAP_USER}:{IMAP_PASSWORD}")
+               MAIL_USERS=f"{IMAP_USER}:{IMAP_PASSWORD}", OAUTH2_INTROSPECTION_URL=oauth2,
+               AUTH_MECHANISMS=mechanisms, AUTH_FAILURE_DELAY=f"{failure_delay:g}")
     done = subprocess.run([str(HERE / "start.sh")], env=env, capture_output=True, text=True, timeout=60)
     if done.returncode != 0:
         raise RuntimeError(f"start.sh failed: {done.stderr}{done.stdout}")
