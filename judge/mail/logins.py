@@ -131,12 +131,13 @@ def _imap_login(client, creds: Credentials) -> str:
         except LoginError as e:
             raise creds.refused(_text(e)) from None
         return "LOGIN"
+    token = creds.token()                      # first: without a token nothing else matters
     offered = [m for m in ("XOAUTH2", "OAUTHBEARER") if client.has_capability(f"AUTH={m}")]
     if not offered:
         caps = " ".join(c.decode() for c in client.capabilities() if c.startswith(b"AUTH="))
         raise LoginFailed("imap", creds.where, f"it offers no OAuth2 login ({caps or 'no AUTH= at all'})",
                           "use auth = \"password\" for this server, or check [inbound.imap] host")
-    mech, token = offered[0], creds.token()
+    mech = offered[0]
     for attempt in (1, 2):
         try:
             if mech == "XOAUTH2":
@@ -162,19 +163,25 @@ def _smtp_login(conn: smtplib.SMTP, creds: Credentials) -> str:
                           "leave [outbound.smtp] username empty for a relay that takes the judge's mail "
                           "without a login, or check host, port and security")
     if creds.tokens is None:
+        # one mechanism, the first offered of these: smtplib's login() would try the
+        # next after a refusal (a second wrong login, or a server that hangs on it)
+        offered = conn.esmtp_features.get("auth", "").upper().split()
+        mech = next((m for m in ("PLAIN", "LOGIN", "CRAM-MD5") if m in offered), "")
+        if not mech:
+            raise LoginFailed("smtp", creds.where, f"it offers no password login (AUTH {' '.join(offered)})",
+                              "use auth = \"oauth2\" for this server, or check [outbound.smtp] host")
+        conn.user, conn.password = s.username, creds.password
         try:
-            conn.login(s.username, creds.password)
+            conn.auth(mech, getattr(conn, "auth_" + mech.lower().replace("-", "_")))
         except smtplib.SMTPAuthenticationError as e:
             raise creds.refused(f"{e.smtp_code} {_text(e.smtp_error)}") from None
-        except smtplib.SMTPException as e:
-            raise creds.refused(str(e)) from None
-        return "LOGIN"
+        return mech
+    token = creds.token()
     offered = conn.esmtp_features.get("auth", "").upper().split()
     mech = next((m for m in ("XOAUTH2", "OAUTHBEARER") if m in offered), "")
     if not mech:
         raise LoginFailed("smtp", creds.where, f"it offers no OAuth2 login (AUTH {' '.join(offered)})",
                           "use auth = \"password\" for this server, or check [outbound.smtp] host")
-    token = creds.token()
     for attempt in (1, 2):
         said: list[str] = []
 

@@ -147,7 +147,7 @@ class SmtpSink:
         if auth:
             def authenticator(server, session, envelope, mechanism, data):
                 ok = data.login.decode() == auth[0] and data.password.decode() == auth[1]
-                return AuthResult(success=ok)
+                return AuthResult(success=ok, handled=False)    # handled=False: aiosmtpd answers 535
             kwargs.update(authenticator=authenticator, auth_required=True, auth_require_tls=bool(tls_cert))
         self.controller = Controller(_SinkHandler(self), hostname="127.0.0.1", port=self.port, **kwargs)
 
