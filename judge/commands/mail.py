@@ -37,7 +37,8 @@ def run_authorize(args) -> int:
     try:
         cfg = config_of(args)
         token = sys.stdin.readline() if args.refresh_token_stdin else None
-        doc = authorize(cfg, out=lambda line: print(line, flush=True), refresh_token=token, port=args.port)
+        doc = authorize(cfg, out=lambda line: print(line, flush=True), stdin=sys.stdin, refresh_token=token,
+                        port=args.port)
     except ConfigError as e:
         print(f"judge mail authorize: {e}", file=sys.stderr)
         return 2

@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import os
 import queue
+import select
 import threading
+import time
 from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Callable
@@ -40,12 +42,13 @@ class AuthorizeError(Exception):
     """The authorisation did not give a refresh token; the message says why and what to do."""
 
 
-def authorize(cfg, *, out: Callable[[str], None] = print, lines: Callable[[], str] = input,
+def authorize(cfg, *, out: Callable[[str], None] = print, stdin=None,
               refresh_token: str | None = None, port: int = 0, timeout: float = 900.0) -> dict:
     """Get and keep the judge's refresh token for ``cfg`` (see module doc);
-    the token file's document. ``out`` prints a line for the keeper,
-    ``lines`` reads one (a pasted address); ``port``: the loopback port of
-    Google's redirect (0: any free one). Raises AuthorizeError."""
+    the token file's document. ``out`` prints a line for the keeper;
+    ``stdin``: where a pasted address may come from (a file with a
+    descriptor, or None); ``port``: the loopback port of Google's redirect
+    (0: any free one). Raises AuthorizeError."""
     if not cfg.uses_oauth2:
         raise AuthorizeError("no server in the config has auth = \"oauth2\"; nothing to authorise")
     provider = cfg.oauth2_provider()
@@ -68,7 +71,7 @@ def authorize(cfg, *, out: Callable[[str], None] = print, lines: Callable[[], st
         if not secret:
             raise AuthorizeError(f"Google's desktop clients have a client secret: set the environment variable "
                                  f"{o.client_secret_env} to it (from the client's JSON file)")
-        token, got_as = _installed_flow(cfg, ends, username, secret, out, lines, port, timeout)
+        token, got_as = _installed_flow(cfg, ends, username, secret, out, stdin, port, timeout)
         scope = ""
     doc = {"refresh_token": token, "client_id": o.client_id, "client_secret": secret,
            "token_url": ends["token_url"], "scope": scope, "provider": provider.name if provider else "",
@@ -113,10 +116,14 @@ def _give_to_owner(path, data_dir) -> None:
 
 
 def _session(cafile: str):
+    """msal's HTTP client: every request verified with ``cafile`` when given
+    (passed with each request: requests lets $REQUESTS_CA_BUNDLE win over a
+    session's ``verify``), with a timeout."""
+    import functools
+
     import requests
     session = requests.Session()
-    if cafile:
-        session.verify = cafile
+    session.request = functools.partial(session.request, timeout=30, **({"verify": cafile} if cafile else {}))
     return session
 
 
@@ -152,7 +159,7 @@ def _said(answer: dict) -> str:
     return ": ".join(str(answer[k]) for k in ("error", "error_description") if answer.get(k)) or str(answer)
 
 
-def _installed_flow(cfg, ends: dict, username: str, secret: str, out, lines, port: int,
+def _installed_flow(cfg, ends: dict, username: str, secret: str, out, stdin, port: int,
                     timeout: float) -> tuple[str, str]:
     """Google's installed-app flow with a loopback redirect: ``(refresh token, "")``."""
     from google_auth_oauthlib.flow import Flow
@@ -176,16 +183,7 @@ def _installed_flow(cfg, ends: dict, username: str, secret: str, out, lines, por
         out("     elsewhere that page does not load: copy the address it shows and paste it here")
         out("Waiting ...")
 
-        def pasted():
-            try:
-                answers.put(lines())
-            except (EOFError, OSError):
-                pass
-        threading.Thread(target=pasted, name="judge-authorize-paste", daemon=True).start()
-        try:
-            reply = answers.get(timeout=timeout)
-        except queue.Empty:
-            raise AuthorizeError(f"no answer from the browser within {timeout:.0f} s") from None
+        reply = _wait(answers, stdin, timeout)
         query = parse_qs(urlsplit(reply.strip()).query)
         if query.get("error"):
             raise AuthorizeError(f"Google refused: {query['error'][0]}")
@@ -203,6 +201,31 @@ def _installed_flow(cfg, ends: dict, username: str, secret: str, out, lines, por
     finally:
         server.shutdown()
         server.server_close()
+
+
+def _wait(answers: queue.Queue, stdin, timeout: float) -> str:
+    """The browser's answer: from the loopback server, or a line pasted on
+    ``stdin`` (watched with select, so no thread is left blocked reading it)."""
+    end = time.monotonic() + timeout
+    watch = stdin is not None
+    while time.monotonic() < end:
+        try:
+            return answers.get(timeout=0.2)
+        except queue.Empty:
+            pass
+        if watch:
+            try:
+                ready = select.select([stdin], [], [], 0)[0]
+            except (OSError, ValueError, TypeError):      # not a file with a descriptor
+                watch = False
+                continue
+            if ready:
+                line = stdin.readline()
+                if line.strip():
+                    return line
+                if not line:                              # end of input: only the browser now
+                    watch = False
+    raise AuthorizeError(f"no answer from the browser within {timeout:.0f} s")
 
 
 def _redirect_server(port: int, answers: queue.Queue) -> HTTPServer:

@@ -191,6 +191,10 @@ class Provider:
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 form = {k: v[0] for k, v in parse_qs(self.rfile.read(length).decode()).items()}
+                if self.headers.get("Authorization", "").startswith("Basic "):     # client_secret_basic
+                    who = base64.b64decode(self.headers["Authorization"][6:]).decode()
+                    form.setdefault("client_id", who.split(":", 1)[0])
+                    form.setdefault("client_secret", who.split(":", 1)[1])
                 path = urlsplit(self.path).path
                 if path.endswith("/token"):
                     self._json(*provider._token(form))
