@@ -149,13 +149,14 @@ def run_restore(args) -> int:
     from pathlib import Path
 
     from ..config import ConfigError
+    from ..status import serving
     from ..storage.backup import BackupError, read_manifest, restore
     from ..storage.owner import claim, holder
     from .submit import config_of
     try:
         cfg = config_of(args)
         manifest = read_manifest(Path(args.archive))
-        mine = claim(cfg.data_dir, "command", wait=10.0)
+        mine = None if serving(cfg.data_dir) else claim(cfg.data_dir, "command", wait=10.0)
         if mine is None:
             role = holder(cfg.data_dir).get("role")
             print(f"judge store restore: {cfg.data_dir} is in use by "
