@@ -12,6 +12,7 @@ from . import __version__
 COMMANDS = (
     "archive",
     "check",
+    "clock",
     "datc",
     "game",
     "mail",

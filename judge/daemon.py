@@ -12,7 +12,9 @@ host, port, password or token stops the start, naming the server, its
 answer and what to change, within about 12 s); it upgrades a one-file
 store of an earlier release (:mod:`judge.storage.upgrade`), records the
 judge's identity (address, name, keeper, language) for commands that do
-their work while it is down, and cleans leftover temp files; then the
+their work while it is down, and cleans leftover temp files; the clock is
+checked against its last stamp and then watched for steps
+(:mod:`judge.clock`: the worker and the scheduler run on its time), the
 worker and sender start (pending outbox rows are resubmitted), the scheduler
 rebuilds its jobs from the wakeup index (deadlines passed while the judge
 was down are handed to the worker at once), then the inbound transport
@@ -29,13 +31,15 @@ import errno
 import logging
 import signal
 import threading
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Callable
 
 from .actions.runner import Commands
+from .clock import ClockGuard
 from .config import Config
 from .health import Health
 from .mail.alarm import Alarm
+from .mail.authenticity import warn_authserv_ids
 from .mail.checks import check_logins
 from .mail.commands import MailCommands
 from .mail.logins import Credentials
@@ -69,9 +73,18 @@ class Daemon:
     ``checks``: log in to each server before starting (see module doc)."""
 
     def __init__(self, cfg: Config, *, clock: Callable[[], datetime] = utc_now,
-                 handler: CommandHandler | None = None, checks: bool = True):
+                 handler: CommandHandler | None = None, clock_guard: ClockGuard | None = None,
+                 checks: bool = True):
         self.cfg, self.checks = cfg, checks
         cfg.data_dir.mkdir(parents=True, exist_ok=True)
+        # the real clock is checked for steps (judge.clock); a pinned one (tests) is taken as it is
+        if clock_guard is None and clock is utc_now:
+            clock_guard = ClockGuard(cfg.data_dir)
+        if clock_guard is not None:
+            clock_guard.notify = lambda work: self.worker.submit_work(work)
+            clock_guard.changed = lambda: self.scheduler.clock_changed()
+            clock = clock_guard.now
+        self.clock_guard = clock_guard
         self.claim = None
         self.health = Health(cfg.data_dir)
         self.tokens = Tokens.from_config(cfg) if cfg.uses_oauth2 else None
@@ -93,6 +106,7 @@ class Daemon:
         else:
             self.inbound = SmtpInbound(self.spool, self._spooled, inb.smtp.host, inb.smtp.port,
                                        inb.smtp.max_message_bytes)
+            warn_authserv_ids(cfg)          # not believed here: any client can write those headers
         self._stopped = threading.Event()
 
     def _changed(self, rows: dict[str, dict | None], by_mail: bool) -> None:
@@ -169,6 +183,9 @@ class Daemon:
             raise
         self.health.note(reading=self.inbound.describe(), writing=self.transport.describe())
         self.health.start()
+        if self.clock_guard is not None:
+            self.clock_guard.start_check(last_commit(self.store))
+            self.clock_guard.start()
         pending = self.pending_outbox()
         self.sender.start()
         self.sender.submit(pending)
@@ -182,6 +199,8 @@ class Daemon:
     def stop(self) -> None:
         self.inbound.stop()
         self.scheduler.stop()
+        if self.clock_guard is not None:
+            self.clock_guard.stop()
         self.worker.stop()
         self.sender.stop()
         self.health.stop()
@@ -234,6 +253,14 @@ def keeper_work(commands: Callable, cfg: Config) -> Callable:
             return [], {"status": 0, "out": json.dumps(made), "err": ""}
         return commands(work, db, now)
     return run
+
+
+def last_commit(store: Store) -> datetime | None:
+    """The time of the store's last commit (its ``seq`` file's), or None."""
+    try:
+        return datetime.fromtimestamp((store.path / "seq").stat().st_mtime, timezone.utc)
+    except OSError:
+        return None
 
 
 def prepare(cfg: Config, store: Store, spool: Spool) -> None:

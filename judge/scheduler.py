@@ -159,7 +159,18 @@ class DeadlineScheduler:
 
     def _fire(self, name: str, phase: str | None, when: datetime) -> None:
         log.info("game %s: event at %s: enqueued", name, when.isoformat())
+        with self._lock:                    # fired: a rescan plans it again if it is still ahead
+            if self._planned.get(name) == when:
+                self._planned.pop(name)
         self.enqueue(Work("tick", name, phase))
+
+    def clock_changed(self) -> None:
+        """The judge's time jumped (:class:`judge.clock.ClockGuard`: a step
+        held, confirmed or set right): plan every game again from it."""
+        with self._lock:
+            self._planned.clear()
+            self._enqueued.clear()
+        self.rescan()
 
     def _remove(self, name: str) -> None:
         try:

@@ -106,6 +106,7 @@ def test_auth_verified_believes_a_good_dkim_signature_and_refuses_a_forgery(tmp_
 
 def test_auth_verified_believes_only_a_trusted_servers_authentication_results(tmp_path):
     j = judge_with(tmp_path, "verified", trusted_authserv_ids=["mx.judge.test"])
+    j.cfg.inbound.transport = "imap"        # behind a mail server (never on the embedded listener: issue 19)
     trusted = "mx.judge.test; dkim=pass header.d=example.org; spf=fail smtp.mailfrom=x@evil.test"
     assert "Signed on" in body(j.raw(raw_mail("fr@example.org", "SIGNON g1",
                                               Authentication_Results=trusted))[0])

@@ -101,3 +101,29 @@ def test_judge_web_command_serves_the_data_dir(store, tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_a_private_game_is_served_to_a_stranger_as_a_game_that_does_not_exist(tmp_path):
+    """Issue 19, point 3, over HTTP: an unlisted and an invite-only game
+    (see ``test_archive_private.py``) answer every path, GET and HEAD, exactly
+    as a name no game has."""
+    from dataclasses import replace
+
+    from judge.game.access import AccessSettings
+    hidden, invited = sample_game("hidden"), sample_game("invited")
+    hidden.settings = replace(hidden.settings, access=AccessSettings(listed=False))
+    invited.settings = replace(invited.settings, access=AccessSettings(access="invite"))
+    store = store_with(tmp_path / "store", sample_game(), hidden, invited)
+    with serving(store) as base:
+        assert fetch(base + "games/sample.json")[0] == 200
+        for name in ("hidden", "invited"):
+            for path in ("games/{}/", "games/{}/S1901M/", "games/{}.json", "zh-hans/games/{}/F1901M/",
+                         "games/{}", "games/{}/?lang=zh-hant"):
+                for method in ("GET", "HEAD"):
+                    status, headers, body = fetch(base + path.format(name), method)
+                    n_status, n_headers, n_body = fetch(base + path.format("nosuch"), method)
+                    assert (status, body, headers.get("Location")) == \
+                        (n_status, n_body.replace(b"nosuch", name.encode()),
+                         n_headers.get("Location") and n_headers["Location"].replace("nosuch", name)), path
+                    assert status in (301, 302, 404), path
+        assert b"hidden" not in fetch(base + "games/")[2] and b"invited" not in fetch(base + "games/")[2]

@@ -3,19 +3,22 @@ the check that the export is complete (:func:`check_export`).
 
 Shape (``"format": "judge-archive/1"``)::
 
-    {"format", "game", "map", "rules", "settings", "created",
-     "players": {power: "al…@example.org" or ""},
+    {"format", "game", "map", "rules", "settings" (without the join password's
+                                                     hash and the invitations),
+     "created",
+     "players": {power: "al…@example.org", "" (vacant) or null (hidden: gunboat)},
      "phases": [{"phase": "S1901M", "title": "Spring 1901 Movement",
                  "processed_at": ISO 8601 UTC,
                  "position": position before the phase,
                  "orders": {power: [{"text": as written, "order": order dict,
-                                     "canonical": "A Par - Bur", "source", "replaced",
-                                     "received"}]},
+                                     "canonical": "A Par - Bur", "source", "replaced"}]},
                  "results": [{"power", "order", "canonical", "outcome", "reason",
                               "dislodged", "destroyed"}],
                  "position_after": ..., "sc_counts": {power: n},
-                 "random_seed": str or null}, ...],
-     "current": {"phase", "position", "sc_counts"},
+                 "random_seed": str or null,
+                 "press": [{"sender": power or null, "gm", "grey", "text",
+                            "at": ISO 8601 UTC to the minute, signed press only}]}, ...],
+     "current": {"phase", "position", "sc_counts", "press"},
      "result": null while the game runs, else
                {"kind": "solo" | "alliance" | "most_centres_at_phase" |
                         "most_centres_at_time" | "draw" | "concession",
@@ -36,15 +39,19 @@ Positions, orders and results use the storage codec's forms
 (:func:`judge.game.final_report.final_data`, ``RULES.md`` §4-5): scores under
 the game's ``settings.scoring.system``, with the GM's passive rulings and the
 awards given so far.
-Orders of the current phase and password hashes are never exported; player
-addresses are shortened (:func:`~judge.archive.views.public_address`).
+Nothing secret is exported (issue 19, points 2 and 6): no orders of the
+current phase, no password hash (the join password's included), no
+invitation list, no time an order was received, no time of grey press (it
+belongs to its phase, no finer: a stamp would name its author); player
+addresses are shortened (:func:`~judge.archive.views.public_address`) and, in
+a gunboat game (``settings.press.anonymous``), not given at all.
 """
 
 from __future__ import annotations
 
 from ..game import Game
 from ..game.codec import (order_from_dict, position_from_dict, position_to_dict,
-                          result_to_dict, time_to_str)
+                          result_to_dict, time_from_str, time_to_str)
 from ..game.final_report import final_data
 from ..game.game import ADJUSTMENT_ORDERS, MOVEMENT_ORDERS
 from ..game.resolve import remove_units
@@ -70,13 +77,13 @@ def export_game(game: Game) -> dict:
     end = final_data(game) if game.finished else None
     return {
         "format": FORMAT, "game": game.name, "map": game.map_name, "rules": game.settings.rules,
-        "settings": game.settings.to_dict(), "created": time_to_str(game.created),
-        "players": {p: public_address(game.players[p].addresses) for p in game.map.powers},
+        "settings": public_settings(game.settings), "created": time_to_str(game.created),
+        "players": {p: _player(game, p) for p in game.map.powers},
         "phases": [{
             "phase": rec.phase, "title": phase_title(rec.phase, "en"),
             "processed_at": time_to_str(rec.processed_at),
             "position": position_to_dict(rec.position_before),
-            "orders": {p: [{**e.to_dict(), "canonical": format_order(e.order, names)} for e in es]
+            "orders": {p: [{**_entry(e), "canonical": format_order(e.order, names)} for e in es]
                        for p, es in rec.orders.items()},
             "results": [{**result_to_dict(r),
                          "canonical": None if r.order is None else format_order(r.order, names)}
@@ -84,10 +91,10 @@ def export_game(game: Game) -> dict:
             "position_after": position_to_dict(rec.position_after),
             "sc_counts": rec.position_after.centre_counts(),
             "random_seed": rec.random_seed,
-            "press": [dict(p) for p in rec.press],
+            "press": public_press(rec.press),
         } for rec in game.history],
         "current": {"phase": game.position.phase, "position": position_to_dict(game.position),
-                    "sc_counts": game.position.centre_counts(), "press": [dict(p) for p in game.press]},
+                    "sc_counts": game.position.centre_counts(), "press": public_press(game.press)},
         "result": None if end is None else {
             "kind": end["result"]["kind"], "sides": end["result"]["sides"],
             "winners": sorted({p for side in end["result"]["sides"] for p in side}),
@@ -95,6 +102,43 @@ def export_game(game: Game) -> dict:
             "phase": game.ending.result.phase, "at": time_to_str(end["at"])},
         "scores": None if end is None else end["scores"],
     }
+
+
+PRIVATE_ACCESS = ("join_password_hash", "invited")
+"""The ``access`` settings never shown in public (issue 19, point 2)."""
+
+
+def public_settings(settings: Settings) -> dict:
+    """``settings.to_dict()`` without :data:`PRIVATE_ACCESS` (what
+    :meth:`Settings.from_dict` reads back with their defaults)."""
+    data = settings.to_dict()
+    data["access"] = {k: v for k, v in data["access"].items() if k not in PRIVATE_ACCESS}
+    return data
+
+
+def public_press(items) -> list[dict]:
+    """Broadcasts as shown in public: signed ones with their time to the
+    minute, grey ones with none (see the module doc)."""
+    out = []
+    for item in items:
+        public = {k: v for k, v in item.items() if k != "at"}
+        at = None if item.get("grey") else time_from_str(item.get("at"))
+        if at is not None:
+            public["at"] = time_to_str(at.replace(second=0, microsecond=0))
+        out.append(public)
+    return out
+
+
+def _entry(entry) -> dict:
+    """An order entry without the time it was received."""
+    return {k: v for k, v in entry.to_dict().items() if k != "received"}
+
+
+def _player(game: Game, power: str) -> str | None:
+    addresses = game.players[power].addresses
+    if addresses and game.settings.press.anonymous:
+        return None
+    return public_address(addresses)
 
 
 def check_export(data: dict) -> list[str]:

@@ -12,6 +12,12 @@ Paths (no leading slash; the English pages have no prefix, the Chinese ones
     games/NAME.json             the JSON export (:mod:`.export`), one for all languages
     static/archive.css|.js      style and arrow-key navigation
 
+Only public games are shown (issue 19, point 3): a game that is unlisted
+(``listed=no``) or invite-only (``access=invite``) has no page, no phase page
+and no JSON — each of its paths answers exactly as for a game that does not
+exist (the same 404 page), and a static build writes none of them. The web
+has no login: its players and GM read it by mail (HISTORY, SUMMARY, MAP).
+
 Pages link to each other by relative URLs, so a built archive works under
 any folder of any web server. Templates: ``templates/web/*.html`` (Jinja2 with
 the i18n extension; the one catalogue of :mod:`judge.text.catalogue`).
@@ -130,10 +136,10 @@ class Site:
         return self._not_found(path, lang)
 
     def paths(self) -> list[str]:
-        """Every path of the archive, for a static build."""
+        """Every path of the archive, for a static build (public games only)."""
         out = list(STATIC)
         for name in sorted(self.catalogue()):
-            game = self.load(name)
+            game = self._game(name)
             if game is None:
                 continue
             out.append(f"games/{name}.json")
@@ -158,14 +164,30 @@ class Site:
 
     # ---- pages -------------------------------------------------------------------
     def _game(self, name: str) -> Game | None:
-        return self.load(name) if name in self.catalogue() else None
+        """The public game ``name``, or None (no such game, or a private one)."""
+        row = self.catalogue().get(name)
+        if row is None or not self._public(name, row):
+            return None
+        return self.load(name)
+
+    def _public(self, name: str, row: dict) -> bool:
+        """Whether the game of catalogue ``row`` is shown on the web: listed
+        and not invite-only (see module doc). A row written before the
+        catalogue kept ``access`` asks the game itself."""
+        if not row.get("listed", True):
+            return False
+        access = row.get("access")
+        if access is None:
+            game = self.load(name)
+            access = game.settings.access.access if game is not None else "invite"
+        return access != "invite"
 
     def _index(self, lang: str) -> list[dict]:
         """The list of games, from the catalogue alone (no game is read)."""
         _ = gettext(lang)
         rows = []
         for name, row in sorted(self.catalogue().items()):
-            if not row.get("listed", True):        # unlisted (issue 12): only who knows its address finds it
+            if not self._public(name, row):        # unlisted or invite-only: not on the web at all
                 continue
             names = name_index(load_map(row["map"]), load_names(row["map"]))
             rows.append({"name": name, "title": phase_title(row["phase"], lang), "phases": row.get("phases", 0),

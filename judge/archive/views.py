@@ -50,13 +50,13 @@ class OrderRow:
 class WrittenRow:
     """An order as the player wrote it (``text``; ``""`` when the judge made
     it), read as ``canonical``; ``source`` a translated note or ``""``;
-    ``replaced`` when a later order took its place; ``received`` UTC or None."""
+    ``replaced`` when a later order took its place. The time it was received
+    is not shown in public (issue 19, point 6)."""
 
     text: str
     canonical: str
     source: str
     replaced: bool
-    received: datetime | None
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,8 @@ class CentreRow:
 class PressItem:
     """A broadcast as the archive shows it: ``sender`` (the power's name in
     the reader's language, "GM", or "anonymous" for grey press), ``at``
-    (UTC) and the ``text``."""
+    (UTC; None for grey press, which shows its phase only: a time could name
+    its author, issue 19 point 6) and the ``text``."""
 
     sender: str
     at: datetime | None
@@ -284,7 +285,7 @@ def _orders(game: Game, rec: PhaseRecord, names: NameIndex, lang: str) -> tuple[
     for power in gm.powers:
         written = tuple(
             WrittenRow(e.text, format_order(e.order, names, lang), _(SOURCES[e.source]) if e.source in SOURCES else "",
-                       e.replaced, e.received)
+                       e.replaced)
             for e in rec.orders.get(power, ()))
         if rows.get(power) or written or power in unused:
             out.append(PowerOrders(power, names.power_name(power, lang), tuple(rows.get(power, ())),
@@ -360,5 +361,5 @@ def _press(items, names, lang: str) -> tuple[PressItem, ...]:
     for p in items:
         who = _("anonymous") if p.get("grey") else _("the GM") if p.get("sender") is None \
             else names.power_name(p["sender"], lang)
-        out.append(PressItem(who, time_from_str(p.get("at")), p.get("text", "")))
+        out.append(PressItem(who, None if p.get("grey") else time_from_str(p.get("at")), p.get("text", "")))
     return tuple(out)

@@ -84,7 +84,7 @@ from ..text.templates import words_for
 from .archive_commands import ArchiveCommands
 from .end_commands import EndCommands
 from .game_commands import GameCommands, read_time
-from .authenticity import verified_by
+from .authenticity import believed_authserv_ids, verified_by
 from .masking import mask, secrets_of
 from .message import InboundMail
 from .registry import CommandLine, help_sections, read_command, suggest_command, usage_of
@@ -836,7 +836,7 @@ class MailCommands(GameCommands, EndCommands, ArchiveCommands):
             return "password_required"
         if auth == "verified":
             if s.verified is None:
-                s.verified = verified_by(s.mail.raw, s.mail.sender, self.cfg.senders.trusted_authserv_ids,
+                s.verified = verified_by(s.mail.raw, s.mail.sender, believed_authserv_ids(self.cfg),
                                          self.dnsfunc)
                 log.info("mail %s from %s: %s", s.mail.key, s.mail.sender,
                          f"verified ({s.verified})" if s.verified else "not verified (no DKIM or trusted pass)")

@@ -33,6 +33,10 @@ class Timekeeper:
     def handle(self, item: Work, db, now: datetime) -> tuple[list[Reply], str]:
         """The replies for ``item`` and a one-line summary; changes go to
         ``db`` (a Staging) only."""
+        if item.kind == "clock":           # judge.clock.ClockWork: the keeper is told of a clock step
+            return [Reply(purpose=f"clock-{item.phase}", to=(self.judge.keeper,), template="clock_step.txt",
+                          lang=self.judge.language, context=dict(item.event), in_reply=False)], \
+                f"the judgekeeper told: the clock stepped {item.event.get('direction')}"
         game = load_game(db, item.game)
         if game is None:
             return [], "no such game"

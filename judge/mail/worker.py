@@ -154,6 +154,7 @@ class Worker:
         self._reports_since = time.monotonic()
         self._stop = threading.Event()
         self.thread: threading.Thread | None = None
+        store.on_recovered("outbox", self._recovered_outbox)
 
     # ---- threads ---------------------------------------------------------------
     def start(self) -> None:
@@ -285,6 +286,8 @@ class Worker:
         entries = self._take(names)
         if not entries:
             return
+        if self.store.unfinished():        # a commit reported failed waits in its journal: finish it
+            self.store.recover(tell=True)  # before the ledger is read (its rows go to the sender)
         alone = _alone(entries[0])
         if alone:                          # tried before, or its batch died committing: on its own
             entry = entries[0]
@@ -472,6 +475,18 @@ class Worker:
                 raise StoreError("the store keeps changing under the worker: another process writes it")
             batch.apply(tx)
         faults.checkpoint("after_commit")
+
+    def _recovered_outbox(self, rows: dict[str, dict]) -> None:
+        """Outbox rows of a commit that a later transaction finished (its own
+        commit was reported failed, e.g. on a full disk after its journal was
+        written, so nobody sent them; its mail is then a duplicate): send the
+        pending ones now (issue 19, point 7)."""
+        pending = sorted((dict(doc, id=mid) for mid, doc in rows.items() if doc.get("status") == "pending"),
+                         key=lambda r: (r.get("created", ""), r["id"]))
+        if pending:
+            log.warning("worker: a commit that had failed was finished from its journal; sending its %d "
+                        "mail(s): %s", len(pending), ", ".join(r["id"] for r in pending))
+            self.send(pending)
 
     def _tell_changed(self, batch: Staging, by_mail: bool) -> None:
         """Tell ``changed`` the wakeup rows of the games the batch changed."""

@@ -3,7 +3,8 @@
 describe, so that no mail or start-up ever reads every game:
 
 - ``catalogue``: game -> ``{map, phase, status, result, players, free,
-  listed, created, phases, last, centres}``; status ``forming`` (no clock
+  listed, access, created, phases, last, centres}`` (``access``: who may
+  join, ``open``, ``password`` or ``invite``); status ``forming`` (no clock
   yet), ``running``, ``paused`` or ``finished`` (``result``: how it ended, a
   :data:`judge.rules.victory.KINDS` code); ``phases`` adjudicated, the
   ``last`` one's time, SC counts ``centres`` ``{power: n}``. ``LIST`` and
@@ -43,6 +44,7 @@ def catalogue_row(game: Game, old: dict | None, newest=None) -> dict:
     return {"map": game.map_name, "phase": game.position.phase, "status": status,
             "result": result.kind if result is not None else None, "players": players,
             "free": len(game.players) - players, "listed": game.settings.access.listed,
+            "access": game.settings.access.access,
             "created": time_to_str(game.created), "phases": len(game.history), "last": last,
             "centres": game.sc_counts()}
 

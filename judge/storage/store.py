@@ -30,6 +30,7 @@ import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
+from typing import Callable
 
 from tinydb import TinyDB
 from tinydb.table import Table
@@ -103,6 +104,8 @@ class Store:
         self._cache: OrderedDict[str, tuple[tuple, int, dict]] = OrderedDict()
         self._cached_bytes = 0
         self._cache_lock = threading.Lock()
+        self._on_recovered: dict[str, Callable[[dict[str, dict]], None]] = {}
+        self._unapplied: dict[str, list] = {}     # journal name -> changes of a commit reported failed
         if self.root.is_file():
             raise StoreError(f"{self.root} is a file, not a store folder (a judge.json of the one-file "
                              f"layout is upgraded with `judge store upgrade`)")
@@ -223,25 +226,63 @@ class Store:
         finally:
             self._local.active = False
 
-    def recover(self) -> int:
+    def recover(self, tell: bool = False) -> int:
         """Finish a commit a crash interrupted (apply the journal it left), as
-        the writer: call it before reading anything to act on. Returns how
-        many commits were finished. Raises StoreError."""
+        the writer: call it before reading anything to act on (at start, its
+        caller then reads what it needs: :meth:`on_recovered` listeners are
+        told only with ``tell``). Returns how many commits were finished.
+        Raises StoreError."""
         with self._locked():
-            return self._recover()
+            return self._recover(tell=tell)
 
-    def _recover(self) -> int:
+    def unfinished(self) -> bool:
+        """Whether a commit of this Store was reported failed after its
+        journal was written (:meth:`transaction` raised StoreError): the next
+        transaction, or :meth:`recover`, finishes it; until then readers see
+        part of it, or none."""
+        return bool(self._unapplied)
+
+    def on_recovered(self, table: str, listener: Callable[[dict[str, dict]], None]) -> None:
+        """Have ``listener({key: document})`` called with the documents that a
+        commit of this Store reported failed (:meth:`transaction` raised
+        StoreError after its journal was written: a full disk) put in
+        ``table``, when a later transaction or ``recover(tell=True)`` finishes
+        it from its journal (issue 19, point 7: the outbox rows of such a
+        commit must still be sent). Called with the writer lock held, before
+        that transaction's own changes; the documents are committed by then.
+        (A commit another process left is finished at the judge's start,
+        whose caller reads the store afterwards.)"""
+        self._on_recovered[table] = listener
+
+    def _recover(self, tell: bool = True) -> int:
         try:
             remove_temps(self.journal_dir)
             mine = {p.name for p in self._journals}
             left = [p for p in journal.pending(self.journal_dir) if p.name not in mine]
+            if not left:
+                self._unapplied.clear()        # finished by another process meanwhile
+                return 0
+            recovered: dict[str, dict[str, dict]] = {}
             for path in left:          # a crash while applying may have left temp files there too
                 try:
-                    for rel, _data in journal.read(path):
-                        remove_temps((self.root / rel).parent)
+                    files = journal.read(path)
                 except journal.TornJournal:
-                    pass               # never committed: replay drops it
-            return journal.replay(self.root, left)
+                    files = []         # never committed: replay drops it
+                for rel, _data in files:
+                    remove_temps((self.root / rel).parent)
+                # a commit of this Store reported failed: its listened rows, exactly as put
+                for table, key, doc in self._unapplied.pop(path.name, []) if tell and files else ():
+                    if table in self._on_recovered and doc is not None:
+                        recovered.setdefault(table, {})[key] = doc
+                journal.replay(self.root, [path])
+            self._unapplied.clear()
+            # a batch made from the store before these commits must be made again
+            # (Worker: compare-and-set on version()): move the version on
+            self._write_seq(self._next_seq())
+            for table, rows in recovered.items():
+                if rows:
+                    self._on_recovered[table](rows)
+            return len(left)
         except (OSError, journal.JournalError) as e:
             raise StoreError(f"{self.journal_dir}: cannot apply a commit left by a crash: {e}") from None
 
@@ -271,7 +312,13 @@ class Store:
             seq = self._next_seq()
             path = journal.write(self.journal_dir, seq, encoded)
             faults.checkpoint("journal_written")
-            journal.apply(self.root, encoded, faults.checkpoint, durable=not self.lazy_sync)
+            try:
+                journal.apply(self.root, encoded, faults.checkpoint, durable=not self.lazy_sync)
+            except OSError:
+                # the commit is durable in its journal: the next transaction finishes it
+                # (its on_recovered listeners are told what it put)
+                self._unapplied[path.name] = changes
+                raise
             self._write_seq(seq)
             if not self.lazy_sync:
                 os.unlink(path)
