@@ -130,6 +130,7 @@ class Daemon:
         for c in failed:
             self.health.login(c.what.split()[0].lower(), False, f"{c.detail}; {c.fix}")
         if failed:
+            self.health.flush()                 # for `judge status`: the judge is not running, and why
             raise StartError("the start-up checks failed, nothing was started:\n"
                              + "\n".join(str(c) for c in failed))
 

@@ -49,6 +49,9 @@ class Health:
         self.path = Path(data_dir) / FILE_NAME
         self._lock = threading.Lock()
         self._doc: dict = {"pid": os.getpid(), "started": _now(), "mails_read": 0, "logins": {}}
+        last = read_health(data_dir).get("last_mail_read")     # of the run before: kept until a new one
+        if last:
+            self._doc["last_mail_read"] = last
         self._dirty = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
