@@ -13,9 +13,10 @@ the store (folder ``store``) in the same folder by this rule
 (:func:`data_dir_for`), so a GM's command line sees the games of the mail judge.
 
 Providers: ``provider = "gmail"`` or ``"microsoft"`` in ``[inbound.imap]``
-or ``[outbound.smtp]`` fills in the host, port and security the file does
-not give (and the login name: the judge's address) from
-:mod:`judge.providers`; ``auth = "oauth2"`` logs in with an OAuth2 access
+or ``[outbound.smtp]`` fills in the host, port and security (and the login
+name: the judge's address) from :mod:`judge.providers` where the file
+leaves them unset or at their defaults (as in the example file, which lists
+every key with its default); ``auth = "oauth2"`` logs in with an OAuth2 access
 token (XOAUTH2 or OAUTHBEARER) instead of a password, from the refresh token
 ``judge mail authorize`` keeps in the data folder (:attr:`Config.token_path`,
 never in this file); ``[oauth2]`` names the app registration.
@@ -392,16 +393,16 @@ def load_config(path: str | Path | None = None, *, env=None) -> Config:
 
 
 def _presets(cfg: Config, data: dict) -> None:
-    """Fill in what a ``provider`` presets where the file does not say (see
-    module doc); check what OAuth2 needs."""
+    """Fill in what a ``provider`` presets where the file leaves the default
+    (see module doc); check what OAuth2 needs."""
     for name, settings, dotted in (("imap", cfg.inbound.imap, "inbound.imap"),
                                    ("smtp", cfg.outbound.smtp, "outbound.smtp")):
-        given = data.get(dotted.split(".")[0], {}).get(dotted.split(".")[1], {})
+        default = type(settings)()
         if settings.provider:
             host, port, security = getattr(PROVIDERS[settings.provider], name)
             for key, value in (("host", host), ("port", port), ("security", security),
                                ("username", cfg.judge.address)):
-                if key not in given:
+                if getattr(settings, key) == getattr(default, key):   # left as the example file has it
                     setattr(settings, key, value)
         if settings.auth == "oauth2" and not settings.username:
             raise ConfigError(cfg.source, f"{dotted}.username", "OAuth2 needs the mailbox's address here")

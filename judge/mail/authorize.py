@@ -18,8 +18,8 @@
 
 The refresh token is tried once (a refresh) before it is kept; it is
 written to the data folder's token file (:func:`judge.mail.oauth2.write_token`,
-mode 0600), owned by the data folder's owner when the command runs as root
-(the service's user must read it). A running judge takes it at its next
+mode 0600, owned by the data folder's owner even when the command runs as
+root: the service's user must read it). A running judge takes it at its next
 login attempt.
 """
 
@@ -92,7 +92,6 @@ def authorize(cfg, *, out: Callable[[str], None] = print, stdin=None,
     finally:
         trial.unlink(missing_ok=True)
     write_token(path, doc)
-    _give_to_owner(path, cfg.data_dir)
     if got_as and got_as.lower() != username.lower():
         out(f"Note: you signed in as {got_as}, but the config logs in as {username}: the server will refuse "
             f"the token unless {got_as} may use that mailbox.")
@@ -102,17 +101,6 @@ def authorize(cfg, *, out: Callable[[str], None] = print, stdin=None,
 def _read_refresh(path) -> str:
     from .oauth2 import read_token
     return read_token(path)["refresh_token"]
-
-
-def _give_to_owner(path, data_dir) -> None:
-    """As root, hand the token file and its folder to the data folder's owner."""
-    if os.geteuid() != 0:
-        return
-    st = os.stat(data_dir)
-    if st.st_uid == 0:
-        return
-    for p in (path.parent, path):
-        os.chown(p, st.st_uid, st.st_gid)
 
 
 def _session(cafile: str):

@@ -74,14 +74,23 @@ def read_token(path: Path) -> dict | None:
 def write_token(path: Path, doc: dict) -> None:
     """Write ``doc`` to the token file: a new file of mode 0600 (in a folder
     of mode 0700), fsynced and renamed over the old one, the folder fsynced.
-    Raises OSError."""
+    Run as root (``sudo judge mail authorize``, ``judge check``), the folder
+    and the file go to the data folder's owner: the judge's service user
+    must read them. Raises OSError."""
     path = Path(path)
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.chmod(path.parent, 0o700)
+    folder = path.parent
+    made = not folder.exists()
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(folder, 0o700)
+    owner = os.stat(folder.parent) if os.geteuid() == 0 else None
+    if made and owner is not None:
+        os.chown(folder, owner.st_uid, owner.st_gid)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         os.fchmod(fd, 0o600)
+        if owner is not None:
+            os.fchown(fd, owner.st_uid, owner.st_gid)
         os.write(fd, json.dumps(doc, indent=1, sort_keys=True).encode("utf-8"))
         os.fsync(fd)
     finally:
