@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from storeview import tables
 from mailserver.harness import (
-    REPO, DaemonProcess, SmtpSink, dovecot_missing, imap_client, start_dovecot, wait_for, write_config,
+    REPO, DaemonProcess, SmtpSink, dovecot_missing, imap_client, require, start_dovecot, wait_for, write_config,
 )
 from mailserver.provider import Provider, SmtpOAuthSink
 
@@ -40,14 +40,6 @@ pytestmark = [pytest.mark.daemon,
 KEEPER = "keeper@example.test"
 
 
-def _need_dovecot():
-    why = dovecot_missing()
-    if why:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI needs Dovecot for the OAuth2 tests: {why}")
-        pytest.skip(why)
-
-
 @pytest.fixture(scope="module")
 def provider():
     with Provider(user="judge") as p:
@@ -57,7 +49,7 @@ def provider():
 @pytest.fixture(scope="module")
 def oauth_dovecot(provider):
     """Dovecot taking passwords and OAuth2 tokens (XOAUTH2, OAUTHBEARER)."""
-    _need_dovecot()
+    require(dovecot_missing(), "Dovecot")
     dv = start_dovecot(oauth2=provider.url + "/introspect")
     yield dv
     dv.stop()
@@ -192,6 +184,20 @@ def keeper_mails(sink):
     return [m for m in sink.bodies() if m["To"] == KEEPER]
 
 
+def serve_and_answer_one(config: Path, dv, folder: str, sink) -> DaemonProcess:
+    """``judge serve`` started, and a first mail answered."""
+    daemon = DaemonProcess(config)
+    try:
+        daemon.wait_ready(config.parent / "judge.log", "imap: connected to")
+        with imap_client(dv) as c:
+            c.append(folder, mail("HELP", "<one@example.org>"))
+        wait_for(lambda: replied(sink, "<one@example.org>"), 30, what="the answer to the first mail")
+    except BaseException:
+        daemon.stop()
+        raise
+    return daemon
+
+
 def test_a_judge_on_oauth2_imap_tells_the_keeper_by_smtp_when_its_grant_is_withdrawn(provider, oauth_dovecot,
                                                                                     tmp_path):
     folder = folder_on(oauth_dovecot, "imap-grant")
@@ -209,13 +215,8 @@ def test_a_judge_on_oauth2_imap_tells_the_keeper_by_smtp_when_its_grant_is_withd
         assert done.returncode == 0, done.stderr
         token_file = tmp_path / "data" / "oauth2" / "token.json"
         assert stat.S_IMODE(token_file.stat().st_mode) == 0o600 and first not in config.read_text()
-        daemon = DaemonProcess(config)
+        daemon = serve_and_answer_one(config, oauth_dovecot, folder, sink)
         try:
-            daemon.wait_ready(tmp_path / "judge.log", "imap: connected to")
-            with imap_client(oauth_dovecot) as c:
-                c.append(folder, mail("HELP", "<one@example.org>"))
-            wait_for(lambda: replied(sink, "<one@example.org>"), 30, what="the answer to the first mail")
-
             provider.revoke()                           # the keeper withdrew the judge's access
             subprocess.run(["doveadm", "-c", str(oauth_dovecot.base / "dovecot.conf"), "kick", "judge"],
                            check=True, capture_output=True)
@@ -251,12 +252,8 @@ def test_a_judge_whose_smtp_grant_is_withdrawn_keeps_its_answers_and_tells_the_k
                                "username": "judge"}},
             extra=oauth2_table(provider))
         assert authorize(config, provider.issue_refresh_token()).returncode == 0
-        daemon = DaemonProcess(config)
+        daemon = serve_and_answer_one(config, oauth_dovecot, folder, sink)
         try:
-            daemon.wait_ready(tmp_path / "judge.log", "imap: connected to")
-            with imap_client(oauth_dovecot) as c:
-                c.append(folder, mail("HELP", "<one@example.org>"))
-            wait_for(lambda: replied(sink, "<one@example.org>"), 30, what="the first answer")
             assert ("XOAUTH2", "judge", True) in sink.auths
 
             provider.revoke()

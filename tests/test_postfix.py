@@ -7,27 +7,18 @@ instance on free ports (tests/mailserver/postfix.py)."""
 
 from __future__ import annotations
 
-import os
 import smtplib
 from email.message import EmailMessage
 
 import pytest
-from mailserver.harness import DaemonProcess, free_port, wait_for, write_config
+from mailserver.harness import DaemonProcess, free_port, require, wait_for, write_config
 from mailserver.postfix import Postfix, postfix_missing
 
 pytestmark = pytest.mark.daemon
 
 
-@pytest.fixture
-def no_postfix_skip():
-    why = postfix_missing()
-    if why:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI needs Postfix for this test: {why}")
-        pytest.skip(why)
-
-
-def test_a_mail_to_postfix_reaches_the_judge_and_its_answer_leaves_through_postfix(tmp_path, no_postfix_skip):
+def test_a_mail_to_postfix_reaches_the_judge_and_its_answer_leaves_through_postfix(tmp_path):
+    require(postfix_missing(), "Postfix")
     judge_port = free_port()
     with Postfix("example.test", judge_port) as mta:
         config = write_config(tmp_path / "judge.toml", tmp_path / "data",

@@ -16,7 +16,10 @@ from pathlib import Path
 def register(sub) -> None:
     p = sub.add_parser("serve", help="run the mail judge (embedded SMTP on 127.0.0.1:2525 by default)",
                        description="Run the mail judge. Without --config it listens for SMTP on "
-                                   "127.0.0.1:2525 and writes replies to the Maildir judge-data/outbox.")
+                                   "127.0.0.1:2525 and writes replies to the Maildir judge-data/outbox. "
+                                   "Before it takes any work it logs in to each IMAP and SMTP server of the "
+                                   "config and stops (exit status 1) naming the server, its answer and what "
+                                   "to change if one refuses; `judge check` does the same without starting.")
     p.add_argument("--config", metavar="FILE", help="TOML config (see config/judge.example.toml)")
     p.add_argument("--data", metavar="DIR",
                    help="data folder: store, spool, outbox (default: [judge] data_dir of the "

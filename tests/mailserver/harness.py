@@ -234,15 +234,20 @@ class DaemonProcess:
 import pytest  # noqa: E402
 
 
+def require(why: str | None, what: str) -> None:
+    """Skip the test when ``why`` says ``what`` cannot run here, except in CI
+    (``CI=true``), where that is a failure."""
+    if why:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI needs {what} for this test: {why}")
+        pytest.skip(why)
+
+
 @pytest.fixture(scope="session")
 def dovecot():
     """A running Dovecot (see :func:`start_dovecot`); skipped where it cannot run,
     except in CI (``CI=true``), where that is a failure."""
-    why = dovecot_missing()
-    if why:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI needs Dovecot for the mail tests: {why}")
-        pytest.skip(why)
+    require(dovecot_missing(), "Dovecot")
     dv = running_dovecot() or start_dovecot()
     yield dv
     dv.stop()

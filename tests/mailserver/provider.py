@@ -38,7 +38,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from aiosmtpd.smtp import AuthResult
 
-from .harness import SmtpSink
+from .harness import SmtpSink, _SinkHandler
 
 
 def make_cert(folder: Path) -> tuple[str, str]:
@@ -237,18 +237,7 @@ class Provider:
         return Handler
 
 
-class _OAuthHandler:
-    def __init__(self, sink: "SmtpOAuthSink"):
-        self.sink = sink
-
-    async def handle_DATA(self, server, session, envelope):
-        import email
-        from email import policy
-        msg = email.message_from_bytes(envelope.original_content, policy=policy.default)
-        with self.sink.lock:
-            self.sink.messages.append((time.time(), envelope.mail_from, list(envelope.rcpt_tos), msg))
-        return "250 OK"
-
+class _OAuthHandler(_SinkHandler):
     async def _bearer(self, server, args, mechanism: str) -> AuthResult:
         blob = base64.b64decode(args[1]) if len(args) > 1 else await server.challenge_auth("")
         fields = dict(part.split("=", 1) for part in blob.decode().split("\x01") if "=" in part)
