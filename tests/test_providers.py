@@ -108,3 +108,24 @@ def test_a_token_written_by_root_belongs_to_the_data_folders_owner(tmp_path):
     write_token(data / "oauth2" / "token.json", {"refresh_token": "r"})   # `sudo judge mail authorize`
     for p in (data / "oauth2", data / "oauth2" / "token.json"):
         assert (p.stat().st_uid, p.stat().st_gid) == (65534, 65534)
+
+
+@pytest.mark.parametrize("lang,subject", [("en", "judge: the IMAP login fails"), ("zh-hans", "裁判：IMAP 登录失败"),
+                                          ("zh-hant", "裁判：IMAP 登入失敗")])
+def test_the_keepers_login_mail_names_the_server_its_answer_and_the_command(tmp_path, lang, subject):
+    import email
+    from datetime import datetime, timezone
+    from email import policy
+
+    from judge.mail.alarm import Alarm
+    from judge.mail.logins import LoginFailed
+    cfg = config(tmp_path, f'keeper = "me@example.org"\nlanguage = "{lang}"\n')
+    error = LoginFailed("imap", "imap.gmail.com:993", "the OAuth2 provider refused: invalid_grant: revoked",
+                        "run `judge mail authorize --config /etc/judge/judge.toml` to authorise the judge again",
+                        authorize=True)
+    raw = Alarm(cfg).message(error, datetime(2026, 12, 4, 18, 0, tzinfo=timezone.utc))
+    msg = email.message_from_bytes(raw, policy=policy.default)
+    body = msg.get_content()
+    assert msg["Subject"] == subject and msg["To"] == "me@example.org" and msg["Auto-Submitted"]
+    assert "imap.gmail.com:993" in body and "invalid_grant: revoked" in body and "2026-12-04T18:00:00 UTC" in body
+    assert f"judge mail authorize --config {cfg.source}" in body
