@@ -226,9 +226,12 @@ def test_a_judge_on_oauth2_imap_tells_the_keeper_by_smtp_when_its_grant_is_withd
             assert f"judge mail authorize --config {config}" in body
             with imap_client(oauth_dovecot) as c:
                 c.append(folder, mail("HELP", "<two@example.org>"))
-            status = subprocess.run([sys.executable, "-m", "judge.cli", "status", "--config", str(config)],
-                                    capture_output=True, text=True, cwd=REPO, timeout=60)
-            assert status.returncode == 1 and "login IMAP: FAILING" in status.stdout, status.stdout
+
+            def status():
+                done = subprocess.run([sys.executable, "-m", "judge.cli", "status", "--config", str(config)],
+                                      capture_output=True, text=True, cwd=REPO, timeout=60)
+                return done if "login IMAP: FAILING" in done.stdout else None
+            assert wait_for(status, 30, what="judge status saying so").returncode == 1
 
             again = authorize(config, provider.issue_refresh_token())
             assert again.returncode == 0, again.stderr
