@@ -1,5 +1,7 @@
 """Deadline benchmark: the time from a seven-player game's deadline to the
-last results mail accepted by the SMTP server (issue 4; target <= 1 s).
+last results mail accepted by the SMTP server (issue 4; target <= 1 s) —
+each with the phase's map inline (issue 20: drawn once for the eight mails),
+and the size of those mails (target <= 350 kB).
 
     python benchmarks/deadline.py [--games 5] [--gap 2.0]
 
@@ -9,7 +11,9 @@ are ``--gap`` seconds apart. ``judge``'s daemon runs in this process on the
 real clock with its scheduler, worker and sender, sending through SMTP to an
 aiosmtpd server on 127.0.0.1. Prints, per game, the delay from the deadline
 to the first and to the last of its eight results mails, then the median and
-the worst.
+the worst; then how many results mails carried a PNG map and their largest
+size. Games are far enough apart that each deadline runs alone (one game:
+``--games 1``, the issue's figure).
 """
 
 from __future__ import annotations
@@ -89,7 +93,13 @@ def main() -> int:
             print(f"  {name}: first {d_first * 1000:6.0f} ms, last {d_last * 1000:6.0f} ms")
         print(f"median last {statistics.median(lasts) * 1000:.0f} ms, worst {max(lasts) * 1000:.0f} ms "
               f"(target <= 1000 ms)")
-        return 0 if max(lasts) <= 1.0 else 1
+        results = [msg for _t, _f, _r, msg in sink.messages if msg["Subject"].startswith("Diplomacy results")]
+        with_map = [m for m in results if any(p.get_content_type() == "image/png" for p in m.walk())]
+        sizes = [len(m.as_bytes()) for m in results]
+        maps = [len(p.get_content()) for m in with_map for p in m.walk() if p.get_content_type() == "image/png"]
+        print(f"results mails with a PNG map: {len(with_map)} of {len(results)}; mail size max "
+              f"{max(sizes) / 1000:.0f} kB (target <= 350 kB), map {max(maps) / 1000:.0f} kB (target <= 300 kB)")
+        return 0 if max(lasts) <= 1.0 and max(sizes) <= 350_000 and len(with_map) == len(results) else 1
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import pytest
 from judge.maps import load_map, load_names
 
 REPO = Path(__file__).resolve().parents[1]
-DAEMON_MODULES = {"test_deadline_restart", "test_game_by_mail", "test_mail_crash", "test_mail_daemon",
+DAEMON_MODULES = {"test_deadline_restart", "test_game_by_mail", "test_mail_crash", "test_mail_daemon", "test_mail_html_browser",
                   "test_mail_imap", "test_mail_poison", "test_store_upgrade", "test_web_browser",
                   "test_web_server"}
 

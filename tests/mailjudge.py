@@ -99,11 +99,17 @@ def started(tmp_path, create: str, game: str = "g") -> Judge:
     return j
 
 
+def text_of(mail) -> str:
+    """The text of a mail: its text/plain part (a mail with a map is
+    multipart/alternative, issue 20), line ends as ``\n``."""
+    return mail.get_body(("plain",)).get_content().replace("\r\n", "\n")
+
+
 def to(mails) -> dict[str, list[str]]:
     """``{recipient: [body text, ...]}`` of ``mails``."""
     out: dict[str, list[str]] = {}
     for m in mails:
-        out.setdefault(str(m["To"]), []).append(m.get_content().replace("\r\n", "\n"))
+        out.setdefault(str(m["To"]), []).append(text_of(m))
     return out
 
 

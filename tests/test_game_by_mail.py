@@ -113,7 +113,7 @@ def results_for(mails, phase: str) -> dict[str, str]:
     for m in mails:
         if titled(m, "Diplomacy results") and m["Subject"].endswith(phase):
             assert str(m["To"]) not in out, f"two results mails for {phase} to {m['To']}"
-            out[str(m["To"])] = m.get_content().replace("\r\n", "\n")
+            out[str(m["To"])] = m.get_body(("plain",)).get_content().replace("\r\n", "\n")
     return out
 
 
@@ -166,7 +166,8 @@ def test_a_short_game_by_mail_with_every_results_mail_checked(tmp_path, dovecot,
         started = expect(j, 1 + 9, "Turkey joined and the game started")
         starts = [m for m in started if titled(m, "Diplomacy game start")]
         assert {str(m["To"]) for m in starts} == EVERYONE
-        france_start = next(m for m in starts if m["To"] == addr("France")).get_content().replace("\r\n", "\n")
+        france_start = next(m for m in starts if m["To"] == addr("France")).get_body(("plain",)).get_content() \
+            .replace("\r\n", "\n")
         # 24 wall-clock hours across the spring-forward night: 20:00 Paris, 18:00 UTC (23 real hours)
         assert "Sun 30 Mar 2025 20:00 Europe/Paris (UTC+02:00) = Sun 30 Mar 2025 18:00 UTC" in france_start
         assert ":: Deadline: S1901M Sun Mar 30 2025 20:00:00 +0200" in france_start

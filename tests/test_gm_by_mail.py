@@ -191,8 +191,13 @@ def test_history_summary_and_map_by_mail(judge):
     [reply] = judge.mail("anyone@example.org", "HISTORY g FROM S1901M\nSUMMARY g\nMAP g S1901M\n")
     text = reply.get_body(("plain",)).get_content()
     assert "Game g: Spring 1901 Movement (S1901M)" in text and "France: A Par - Bur." in text
-    assert "Players:" in text and "The map is attached: g-S1901M.svg." in text
-    [svg] = [p for p in reply.iter_attachments()]
+    assert "Players:" in text and "The map is attached: g-S1901M.png." in text
+    [png] = [p for p in reply.iter_attachments()]
+    assert png.get_content_type() == "image/png" and png.get_filename() == "g-S1901M.png"
+    assert png.get_content().startswith(b"\x89PNG")
+    [reply] = judge.mail("anyone@example.org", "MAP g S1901M SVG\n")        # the SVG too, when asked
+    assert "The map is attached: g-S1901M.png, g-S1901M.svg." in reply.get_body(("plain",)).get_content()
+    png, svg = reply.iter_attachments()
     assert svg.get_content_type() == "image/svg+xml" and svg.get_filename() == "g-S1901M.svg"
     assert b"<svg" in svg.get_content()
     [reply] = judge.mail("reader@example.org", "歷史 g\n")      # not a player: answered in the mail's language

@@ -228,7 +228,7 @@ def test_the_last_power_taken_starts_the_game_and_tells_everyone(tmp_path):
         j.mail(f"{p.lower()}@x.org", f"JOIN g1 pw-{p} {p}")
     answer, *started = j.mails("tu@x.org", "加入 g1 密碼1234 土耳其")
     assert "遊戲開始" in answer.get_content()
-    by_to = {str(m["To"]): m.get_content().replace("\r\n", "\n") for m in started}
+    by_to = {str(m["To"]): m.get_body(("plain",)).get_content().replace("\r\n", "\n") for m in started}
     assert set(by_to) == {f"{p.lower()}@x.org" for p in POWERS[:-1]} | {"tu@x.org", "gm@x.org"}
     france = by_to["france@x.org"]
     assert "Game 'g1' has started." in france and "  France     france@x.org   (you)" in france
@@ -243,7 +243,7 @@ def test_a_gunboat_game_start_shows_no_address_but_to_the_gm(tmp_path):
     j.mail("gm@x.org", "CREATE g1 gmpass gunboat=yes deadline=2024-01-05T12:00")
     for p in POWERS:
         mails = j.mails(f"{p.lower()}@x.org", f"JOIN g1 pw-{p} {p}")
-    started = {str(m["To"]): m.get_content() for m in mails if "game start" in m["Subject"]}
+    started = {str(m["To"]): m.get_body(("plain",)).get_content() for m in mails if "game start" in m["Subject"]}
     assert len(started) == 8
     for address, text in started.items():
         assert ("austria@x.org" in text) == (address == "gm@x.org")

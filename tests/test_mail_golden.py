@@ -2,8 +2,10 @@
 
 Each folder under ``tests/data/mail/`` holds ``NN-in.eml`` files, fed to the
 worker in order, and ``NN-out-K.eml``: the K-th mail the judge sends for input
-NN, in a readable form (the headers that matter, then the decoded body). A
-missing ``NN-out-*`` means the input must get no answer. Run with
+NN, in a readable form (the headers that matter, then the decoded body: a
+mail with a map names its parts on a ``Parts:`` line and gives its text
+part); beside it ``NN-out-K.html``, the HTML part of a mail that has one
+(issue 20). A missing ``NN-out-*`` means the input must get no answer. Run with
 ``JUDGE_UPDATE_GOLDEN=1`` to rewrite the expected files after a deliberate change,
 and read the diff.
 """
@@ -34,7 +36,25 @@ T0 = datetime(2024, 1, 1, 12, 0, tzinfo=timezone.utc)
 def readable(raw: str) -> str:
     msg = email.message_from_string(raw, policy=policy.default)
     head = "".join(f"{h}: {' '.join(str(msg[h]).split())}\n" for h in SHOWN if msg[h] is not None)
+    if msg.is_multipart():
+        head += f"Parts: {structure(msg)}\n"
+        msg = msg.get_body(("plain",))
     return head + "\n" + msg.get_content().replace("\r\n", "\n")
+
+
+def structure(part) -> str:
+    """``multipart/alternative(text/plain, multipart/related(text/html, image/png g-S1901M.png))``."""
+    if part.is_multipart():
+        return f"{part.get_content_type()}({', '.join(structure(p) for p in part.iter_parts())})"
+    name = part.get_filename()
+    return part.get_content_type() + (f" {name}" if name else "")
+
+
+def html_of(raw: str) -> str | None:
+    """The HTML part of a mail (None if it has none)."""
+    msg = email.message_from_string(raw, policy=policy.default)
+    body = msg.get_body(("html",)) if msg.is_multipart() else None
+    return body.get_content().replace("\r\n", "\n") if body is not None else None
 
 
 def judge_config() -> Config:
@@ -62,6 +82,9 @@ def run_case(tmp_path: Path, case: str) -> dict[str, str]:
             worker.process(name)
         for k, row in enumerate(sent[before:], 1):
             out[f"{n}-out-{k}.eml"] = readable(row["raw"])
+            html = html_of(row["raw"])
+            if html is not None:
+                out[f"{n}-out-{k}.html"] = html
         clock[0] += timedelta(minutes=1)
     assert spool.pending() == [] and spool.shunted() == []
     return out
@@ -72,11 +95,12 @@ def test_golden(tmp_path, case):
     got = run_case(tmp_path, case)
     folder = DATA / case
     if os.environ.get("JUDGE_UPDATE_GOLDEN") == "1":
-        for old in folder.glob("*-out-*.eml"):
+        for old in [*folder.glob("*-out-*.eml"), *folder.glob("*-out-*.html")]:
             old.unlink()
         for name, text in got.items():
             (folder / name).write_text(text, encoding="utf-8")
-    expected = {p.name: p.read_text(encoding="utf-8") for p in folder.glob("*-out-*.eml")}
+    expected = {p.name: p.read_text(encoding="utf-8")
+                for p in [*folder.glob("*-out-*.eml"), *folder.glob("*-out-*.html")]}
     assert sorted(got) == sorted(expected)
     for name in sorted(expected):
         assert got[name] == expected[name], name

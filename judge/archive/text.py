@@ -12,6 +12,7 @@ from ..render import render_svg
 from ..rules.phase import Phase
 from ..text import Words
 from ..text.catalogue import N_, check_lang, gettext
+from ..text.names import drawn_names
 from ..text.reports import map_words, phase_text
 from .final import end_view
 from .views import game_view, join_list, names_of, phase_view, player_label
@@ -79,13 +80,16 @@ def summary_text(game: Game, lang: str = "en") -> str:
     return "\n".join(lines) + "\n"
 
 
-def map_svg(game: Game, phase: str | None = None, lang: str = "en", width: int = 800) -> str:
+def map_svg(game: Game, phase: str | None = None, lang: str = "en", width: int = 800,
+            names: str | None = None) -> str:
     """The map picture (SVG text) of ``phase``: an adjudicated phase with its
-    orders and results drawn, or (default) the current position. Raises
+    orders and results drawn, or (default) the current position; Chinese
+    labels in name set ``names`` (default the map's standard names). Raises
     :class:`~judge.game.GameError` for a phase the game has not reached."""
     view = phase_view(game, phase or game.position.phase, lang)
     return render_svg(game.map, names_of(game), view.position, view.results, lang, width,
-                      words=map_words(view.position.phase, lang))
+                      words=map_words(view.position.phase, lang),
+                      own_names=drawn_names(game.map_name, lang, names) if names else None)
 
 
 def _phase_key(name: str) -> tuple[int, int]:

@@ -7,6 +7,7 @@ and their values:
 ==========================  ==========================================================
 ``rules``                   a rule profile: ``datc``, ``droidippy``
 ``names``                   the name set of the mails: ``house`` (the rule texts' spellings), ``standard``
+``map``                     how the mails show the map: ``png`` (inline, the default), ``svg``, ``none``
 ``retreat_preferences``     ``yes``/``no`` (house rules, ``RULES.md`` §3.1)
 ``priority_lists``          ``yes``/``no`` (§3.2)
 ``default_retreat``         ``disband``, ``house`` (§3.3)
@@ -342,6 +343,7 @@ SPECIAL = {
 KEYS = {
     "rules": (None, "rules", _word),
     "names": (None, "names", _word),
+    "map": (None, "map", _word),
     "retreat_preferences": ("house", "retreat_preferences", _flag),
     "priority_lists": ("house", "priority_lists", _flag),
     "default_retreat": ("house", "default_retreat", _word),

@@ -27,6 +27,10 @@ NAME_SETS = ("house", "standard")
 """The name sets the judge writes Chinese names in (``judge.text.names``):
 the rule texts' own spellings, or the standard ones."""
 
+MAP_FORMATS = ("png", "svg", "none")
+"""How the game's mails show the map (issue 20, :mod:`judge.mail.pictures`):
+an HTML part with a PNG, or an SVG, inline — or plain text only."""
+
 DISBAND_DEFAULTS = ("datc", "house")
 """Which units a power that must remove units and gave no usable order loses:
 ``"datc"`` (civil disorder, DATC 6.J, via the rule profile) or ``"house"``
@@ -93,7 +97,9 @@ class Settings:
     ``deadlines``, ``nmr``, ``press``: the clock, the NMR policy and the press
     rules of issue 4 (:mod:`judge.game.deadlines`, :mod:`judge.game.nmr`,
     :mod:`judge.game.press`); ``names``: the name set of the game's mails,
-    one of :data:`NAME_SETS` (a player may choose his own); ``access``: who
+    one of :data:`NAME_SETS` (a player may choose his own); ``map``: how its
+    mails show the map, one of :data:`MAP_FORMATS` (a player may choose his
+    own); ``access``: who
     may join and how a player's mail is believed (issue 12,
     :mod:`judge.game.access`)."""
 
@@ -106,12 +112,15 @@ class Settings:
     press: PressSettings = field(default_factory=PressSettings)
     names: str = "standard"
     access: AccessSettings = field(default_factory=AccessSettings)
+    map: str = "png"
 
     def __post_init__(self):
         if self.rules not in PROFILES:
             raise GameError("not_a_choice", what="rules", value=repr(self.rules), allowed=tuple(PROFILES))
         if self.names not in NAME_SETS:
             raise GameError("not_a_choice", what="names", value=repr(self.names), allowed=NAME_SETS)
+        if self.map not in MAP_FORMATS:
+            raise GameError("not_a_choice", what="map", value=repr(self.map), allowed=MAP_FORMATS)
 
     def check_map(self, game_map) -> None:
         """Raises ValueError when a victory threshold is more than the map's
@@ -130,15 +139,16 @@ class Settings:
         return {"rules": self.rules, "house": _group_to_dict(self.house),
                 "victory": self.victory.to_dict(), "scoring": self.scoring.to_dict(),
                 "deadlines": self.deadlines.to_dict(), "nmr": self.nmr.to_dict(),
-                "press": self.press.to_dict(), "names": self.names, "access": self.access.to_dict()}
+                "press": self.press.to_dict(), "names": self.names, "access": self.access.to_dict(),
+                **({"map": self.map} if self.map != "png" else {})}
 
     @classmethod
     def from_dict(cls, data: dict) -> "Settings":
         """Raises ValueError for an unknown key or a bad value. A group or key
         missing (a game stored before it existed) takes its default."""
         check_keys(data, {"rules", "house", "victory", "scoring", "deadlines", "nmr", "press", "names",
-                          "access"}, "settings")
-        return cls(rules=data.get("rules", "datc"), names=data.get("names", "standard"),
+                          "access", "map"}, "settings")
+        return cls(rules=data.get("rules", "datc"), names=data.get("names", "standard"), map=data.get("map", "png"),
                    house=_group_from_dict(HouseRules, data.get("house", {}), "settings.house"),
                    victory=VictorySettings.from_dict(mapping(data.get("victory", {}), "settings.victory")),
                    scoring=ScoringSettings.from_dict(mapping(data.get("scoring", {}), "settings.scoring")),

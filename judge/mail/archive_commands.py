@@ -4,7 +4,7 @@
 
     HISTORY [<game>] [FROM <phase>] [TO <phase>]   (历史 歷史)  the results as the results mails told them
     SUMMARY [<game>]                               (概要 摘要)  players and supply centres by year
-    MAP [<game>] [<phase>]                         (地图 地圖)  the map as an SVG attachment
+    MAP [<game>] [<phase>] [SVG]                   (地图 地圖)  the map: a PNG shown and attached (and the SVG)
 
 Without a game name, the game signed on to. Nobody needs a password: the
 archive shows only adjudicated phases and the current position.
@@ -12,9 +12,10 @@ archive shows only adjudicated phases and the current position.
 
 from __future__ import annotations
 
-from ..archive.text import history_text, map_svg, summary_text
+from ..archive.text import history_text, summary_text
 from ..game import GameError
 from ..rules.phase import Phase
+from .pictures import map_attachment
 from .registry import usage_of
 
 
@@ -57,18 +58,20 @@ class ArchiveCommands:
 
     def _map(self, s, cmd) -> None:
         args = list(cmd.args)
+        svg = bool(args) and args[-1].upper() == "SVG" and bool(args.pop())
         game = self._archive_game(s, cmd, args)
         if game is None:
             return
-        phase = args[0] if args else None
         try:
-            svg = map_svg(game, phase, self._language(s))
+            pic = map_attachment(game, args[0] if args else None, self._language(s),
+                                 self._names(s, s.mail.sender), svg,
+                                 s.db.get("accounts", s.mail.sender) if s.mail.sender else None)
         except GameError as e:
             return self._refused(s, cmd, e)
-        name = f"{game.name}-{phase.upper() if phase else game.position.phase}.svg"
-        s.attachments.append((name, "image/svg+xml", svg))
+        s.attachments.append(pic)
         s.last_game = game.name
-        s.results.append({"kind": "archive", "line": cmd.line, "text": "", "attachment": name})
+        s.results.append({"kind": "archive", "line": cmd.line, "text": "",
+                          "attachment": ", ".join(f"{pic.name}.{fmt}" for fmt in pic.attach)})
 
 
 def _is_phase(text: str) -> bool:

@@ -11,7 +11,9 @@ reach it (a player of two powers gets one results mail). No mail shows
 another player's address unless the notice carries it (signed press in a game
 that is not gunboat) or it lists the players (the start of a game that is not
 gunboat: :func:`players`). Names are written in the reader's name set (table
-``accounts``, ``SET NAMES``), else the game's (``names=``).
+``accounts``, ``SET NAMES``), else the game's (``names=``). Results, the
+game's start and its end show the map (:mod:`.pictures`) as the reader
+chose (``map``), else as the game's setting says.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from ..game.notices import GM, MAILTO, OBSERVERS, PLAYERS, Notice
 from ..game.results import njudge_time, phase_data, rules_data
 from ..text import Words
 from ..text.reasons import SYSTEMS
+from .pictures import for_reader, map_format, notice_pictures
 from .reply import Reply
 
 TEMPLATES = {
@@ -71,12 +74,14 @@ def notice_replies(notice: Notice, game, db, judge) -> list[Reply]:
     recipient's role, so Message-IDs are unique and stable."""
     gm = db.get("gm", game.name) or {}
     accounts = _Accounts(db)
-    replies, words = [], {}
+    replies, words, maps = [], {}, {}
     phases = _phases(notice, game)
     for address, lang, role in recipients(notice, game, gm, accounts, judge.language):
         names = (accounts.get(address) or {}).get("names") or game.settings.names
         if (lang, names) not in words:
             words[(lang, names)] = Words(game.map_name, lang, names)
+            maps[(lang, names)] = notice_pictures(notice, game, lang, names)
+        fmt = map_format(game, accounts.get(address))
         context = {"n": notice.data, "kind": notice.kind, "role": role, "w": words[(lang, names)],
                    "phases": phases, "tz": notice.data.get("timezone", "UTC"),
                    "judge_code": judge.address.partition("@")[0].upper(),
@@ -85,7 +90,8 @@ def notice_replies(notice: Notice, game, db, judge) -> list[Reply]:
                    "rules": rules_data(game) if notice.kind == "started" else None, "systems": SYSTEMS}
         replies.append(Reply(purpose=f"{notice.kind}:{notice.key}:{role}", to=(address,),
                              template=template_of(notice.kind), lang=lang, context=context,
-                             game=game.name, in_reply=False))
+                             game=game.name, in_reply=False,
+                             pictures=tuple(p for p in (for_reader(m, fmt) for m in maps[(lang, names)]) if p)))
     return replies
 
 

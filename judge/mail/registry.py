@@ -81,8 +81,8 @@ COMMANDS: tuple[Command, ...] = (
             usage=N_('SUMMARY [GAME]'),
             help=(N_('SUMMARY [GAME]              who played each power; supply centres by year'),)),
     Command('map', 'anyone', en=('MAP',), zh=('地图', '地圖'),
-            usage=N_('MAP [GAME] [PHASE]'),
-            help=(N_('MAP [GAME] [PHASE]          the map (an SVG picture attached)'),)),
+            usage=N_('MAP [GAME] [PHASE] [SVG]'),
+            help=(N_('MAP [GAME] [PHASE] [SVG]    the map as a picture (and as SVG if asked)'),)),
     Command('set_language', 'anyone', en=('SET LANGUAGE', 'SET LANG'), zh=('设置语言', '設定語言', '設置語言'),
             usage=N_('SET LANGUAGE en|zh-hans|zh-hant'),
             help=(N_('SET LANGUAGE en|zh-hans|zh-hant\n'

@@ -19,7 +19,10 @@ class Reply:
     recipient) makes the Message-ID, so it must differ between the replies to one
     mail; ``template`` is rendered in ``lang`` with ``context``; ``game`` threads
     the mail in that game's thread; ``in_reply``: it answers the inbound mail;
-    ``attachments``: ``(file name, MIME type, text)`` each (the ``MAP`` picture)."""
+    ``attachments``: ``(file name, MIME type, text or bytes)`` each, or a
+    :class:`~judge.mail.pictures.Picture` (the ``MAP`` picture: shown and
+    attached); ``pictures``: the maps the mail shows (an HTML part is added,
+    :func:`judge.mail.pictures.mail_parts`)."""
     purpose: str
     to: tuple[str, ...]
     template: str
@@ -28,7 +31,8 @@ class Reply:
     cc: tuple[str, ...] = ()
     game: str | None = None
     in_reply: bool = True
-    attachments: tuple[tuple[str, str, str], ...] = ()
+    attachments: tuple = ()
+    pictures: tuple = ()
 
 
 class Unanswered(list):

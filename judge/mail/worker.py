@@ -82,6 +82,7 @@ from .. import faults
 from .reply import CommandHandler, Reply
 from .compose import compose, message_id_for
 from .message import InboundMail, read_mail
+from .pictures import Rasters, mail_parts, warm_pictures
 from .render import render
 from .spool import Spool, SpoolEntry
 from .staging import Staging
@@ -147,6 +148,7 @@ class Worker:
         self.clock, self.ack, self.send = clock, ack, send
         self.timekeeper, self.changed = timekeeper, changed
         self.reading = reading or {}            # read_mail's limits= and markers= (the config's)
+        self.rasters = Rasters()                # map pictures drawn once per phase and language
         self._work: list = []                   # deadline work not yet done
         self.events: queue.Queue = queue.Queue()
         self._not_before: dict[str, float] = {}
@@ -182,7 +184,8 @@ class Worker:
     def warm_up(self) -> None:
         """Handle made-up mails (nothing is kept) and read a few orders, so
         the first real mail after a start does not pay for loading maps,
-        names and templates — while the poison guard charges it for a death."""
+        names and templates — while the poison guard charges it for a death;
+        and load what a map picture needs, so the first deadline does not."""
         from email.message import EmailMessage
 
         from ..maps import load_map, load_names
@@ -196,6 +199,7 @@ class Worker:
                 mail = read_mail(m.as_bytes(), "warm-up", self.address, None, **self.reading)
                 for reply in self.handler.handle(mail, Staging(Staging(self.store)), self.clock()):
                     self._row(mail, reply, self.clock())
+            warm_pictures()                     # Pillow and the map font, before the first deadline
         except Exception:  # noqa: BLE001 - only a speed-up: the real mail will say what is wrong
             log.debug("worker: warm-up failed", exc_info=True)
 
@@ -349,7 +353,7 @@ class Worker:
                     quiet = getattr(replies, "reason", "")     # the handler chose not to answer (why)
                     status, summary = ("ignored", f"not answered ({quiet})") if quiet else \
                         ("done", f"{len(replies)} repl{'y' if len(replies) == 1 else 'ies'}")
-                rows = [self._row(mail, r, now) for r in replies]
+                rows = [self._row(mail, r, now, staging) for r in replies]
             except Exception as e:  # noqa: BLE001 - any bug in a handler must not lose the mail
                 failed = (entry, mail, e, False)
                 break
@@ -372,7 +376,7 @@ class Worker:
         try:
             work = json.loads(entry.raw)
             replies, result = self.commands(work, staging, now)
-            rows = [self._row(_blank_mail(entry.key), r, now) for r in replies]
+            rows = [self._row(_blank_mail(entry.key), r, now, staging) for r in replies]
         except Exception as e:  # noqa: BLE001 - a bug must not stop the worker: the command is told
             log.exception("command %s failed", entry.key)
             staging, rows = Staging(batch), []
@@ -447,7 +451,7 @@ class Worker:
             now = self.clock()
             staging = Staging(batch)
             replies, summary = self.timekeeper.handle(item, staging, now)
-            new = [self._row(_blank_mail("notice"), r, now) for r in replies]
+            new = [self._row(_blank_mail("notice"), r, now, staging) for r in replies]
             staging.apply(batch)
             for row in new:
                 batch.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
@@ -503,15 +507,17 @@ class Worker:
         faults.checkpoint("before_ack")
         self.ack(entry.meta)
 
-    def _row(self, mail: InboundMail, reply: Reply, now: datetime) -> dict:
+    def _row(self, mail: InboundMail, reply: Reply, now: datetime, db=None) -> dict:
+        """The outbox row of ``reply``; ``db``: the staged store its maps are kept in."""
         subject, body = render(reply.template, reply.lang, self.templates, **reply.context)
         primary = reply.to[0]
         mid = message_id_for(mail.key, reply.purpose, primary, self.domain)
+        html, inline, files = mail_parts(reply, subject, body, self.rasters, db, self.templates)
         msg = compose(sender_name=self.name, sender_address=self.address, to=list(reply.to),
                       cc=list(reply.cc), subject=subject, body=body, message_id=mid, now=now,
                       lang=reply.lang, in_reply_to=mail.message_id if reply.in_reply else "",
                       references=mail.references if reply.in_reply else (), game=reply.game,
-                      domain=self.domain, attachments=reply.attachments)
+                      domain=self.domain, attachments=files, html=html, inline=inline)
         return {"id": mid, "status": "pending", "to": list(reply.to), "cc": list(reply.cc), "subject": subject,
                 "raw": msg.as_bytes().decode("ascii"), "created": now.isoformat(),
                 "inbound": mail.key, "purpose": reply.purpose, "attempts": 0}

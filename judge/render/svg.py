@@ -52,7 +52,7 @@ reader's language (``judge.text.reports.map_words``, with ``title``)."""
 
 def render_svg(game_map: Map, names: NameIndex, position: Position, results=None,
                lang: str = "en", width: int = 800, geometry: Geometry | None = None,
-               words: dict[str, str] | None = None) -> str:
+               words: dict[str, str] | None = None, own_names: dict | None = None) -> str:
     """The picture of ``position`` (and of ``results``, the outcomes of the orders
     given in it) as an SVG document (``str``), ``width`` pixels wide.
 
@@ -64,12 +64,15 @@ def render_svg(game_map: Map, names: NameIndex, position: Position, results=None
     Chinese name. ``geometry`` defaults to the map's ``geometry.json``.
     ``words``: the legend's words (keys of :data:`ENGLISH`) and the
     picture's ``title``, in ``lang`` (default: English, the phase code as
-    title). Raises :class:`~judge.rules.map.MapError` if the geometry file is
-    missing or faulty."""
+    title). ``own_names``: Chinese names of a name set that differ from the
+    map's (``{"provinces": {code: name}, "powers": {power: name}}``, the
+    reader's, :mod:`judge.text.names`). A unit dislodged by the phase's
+    results is drawn in the dislodged ring where it stood. Raises
+    :class:`~judge.rules.map.MapError` if the geometry file is missing or faulty."""
     geo = geometry or load_geometry(game_map)
     lang = lang_key(lang)
     d = _Drawing(game_map, names, position, list(results or ()), lang, geo,
-                 {"title": position.phase, **ENGLISH, **(words or {})})
+                 {"title": position.phase, **ENGLISH, **(words or {})}, own_names or {})
     return d.svg(width)
 
 
@@ -93,10 +96,11 @@ def _slug(power: str) -> str:
 
 class _Drawing:
     def __init__(self, game_map: Map, names: NameIndex, position: Position, results: list[Result],
-                 lang: str, geo: Geometry, words: dict[str, str]):
+                 lang: str, geo: Geometry, words: dict[str, str], own_names: dict):
         self.map, self.names, self.pos, self.results, self.lang, self.geo = \
             game_map, names, position, results, lang, geo
         self.words = words
+        self.own = own_names if lang != "en" else {}
         self.id = f"map-{position.phase}-{lang}"   # prefix of the ids of clip paths and patterns
 
     # ---- whole picture -----------------------------------------------------------
@@ -167,7 +171,7 @@ class _Drawing:
     def _name(self, code: str) -> str:
         if self.lang == "en":
             return self.names.english.get(code, code)
-        return self.names.chinese[code][0 if self.lang == "zh-hans" else 1]
+        return self.own.get("provinces", {}).get(code) or self.names.chinese[code][0 if self.lang == "zh-hans" else 1]
 
     def _labels(self) -> str:
         out = []
@@ -201,8 +205,11 @@ class _Drawing:
 
     def _units(self) -> str:
         out = []
-        for unit in self.pos.units.values():
-            out.append(self._unit(unit.power, unit.type, unit.location, self._unit_point(unit.location)))
+        hit = {province_of(r.order.location) for r in self.results
+               if r.dislodged and getattr(r.order, "location", None)} if not self.pos.dislodged else set()
+        for prov, unit in self.pos.units.items():
+            out.append(self._unit(unit.power, unit.type, unit.location, self._unit_point(unit.location),
+                                  dislodged=prov in hit))
         for prov, d in self.pos.dislodged.items():
             u = d.unit
             out.append(self._unit(u.power, u.type, u.location, self._dislodged_point(prov), dislodged=True))
@@ -348,7 +355,8 @@ class _Drawing:
         for i, power in enumerate(self.map.powers):
             x = 8 + i * step
             entry = self.names.power_names.get(power, {})
-            name = entry.get("en", power) if lang == "en" else entry.get("zh_hans" if lang == "zh-hans" else "zh_hant", power)
+            name = entry.get("en", power) if lang == "en" else self.own.get("powers", {}).get(power) or \
+                entry.get("zh_hans" if lang == "zh-hans" else "zh_hant", power)
             out.append(f'<g class="legend-power" data-power="{escape(power)}">'
                        f'<rect x="{_f(x)}" y="{_f(y0 + 7)}" width="14" height="11" fill="{geo.tints[power]}" '
                        f'stroke="{geo.colours[power]}" stroke-width="2"/>'

@@ -11,9 +11,14 @@ Every change to a game goes through :func:`save_game` (and a GM's through
 from __future__ import annotations
 
 from ..game import Game
+from ..game.settings import NAME_SETS
 from . import indexes
 from .layout import phase_key
 from .store import StoreError
+
+PICTURE_VARIANTS = tuple(f"{kind}-{lang}" for kind in ("phase", "board") for lang in
+                         ["en"] + [f"zh-{script}-{names}" for script in ("hans", "hant") for names in NAME_SETS])
+"""Every picture a record may have (table ``pictures``, :mod:`judge.mail.pictures`)."""
 
 
 def load_game(db, name: str) -> Game | None:
@@ -82,6 +87,9 @@ def delete_game(db, name: str) -> None:
         return
     for i in range(int(old.get("history_len", 0))):
         db.delete("phases", phase_key(name, i))
+    for i in range(int(old.get("history_len", 0)) + 1):
+        for variant in PICTURE_VARIANTS:
+            db.delete("pictures", f"{phase_key(name, i)}/{variant}")
     indexes.update(db, name, indexes.roles(old, gm), {}, None, None)
     for table in ("catalogue", "joins", "games", "gm"):
         db.delete(table, name)

@@ -8,13 +8,16 @@ The store is a folder (``DATA/store``)::
                                 ``live`` holding documents ``game`` (settings,
                                 players, position, orders, clock ...) and ``gm``
     games/NAME/phases/NNNN.json its history: record NNNN (0-based), written once
+    games/NAME/pictures/NNNN-VARIANT.json
+                                the map of record NNNN as mailed (a PNG; judge.mail.pictures)
     tables/TABLE/SHARD.json     judge-wide tables: TinyDB files, table ``rows``,
                                 document id = key; a key's shard is a hash of it
     journal/SEQ.json            commits being made (see :mod:`.journal`)
     writer.lock                 held by the one writer while it commits
 
 Logical tables (what callers name): ``games`` and ``gm`` (key: game name),
-``phases`` (key ``NAME/NNNN``), and the keyed tables of :data:`SHARDS`.
+``phases`` (key ``NAME/NNNN``), ``pictures`` (key ``NAME/NNNN/VARIANT``) and the
+keyed tables of :data:`SHARDS`.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ SCANNABLE = frozenset({"outbox", "catalogue", "wakeups", "judge", "accounts"})
 
 _GAME_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _PHASE_KEY = re.compile(r"^(?P<game>[A-Za-z0-9][A-Za-z0-9_-]{0,63})/(?P<index>\d{4})$")
+_PICTURE_KEY = re.compile(r"^(?P<game>[A-Za-z0-9][A-Za-z0-9_-]{0,63})/(?P<index>\d{4})/(?P<variant>[a-z][a-z0-9-]{0,40})$")
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,11 @@ def place(table: str, key: str) -> Place:
         if not m:
             raise LayoutError(f"phases/{key}: the key must be GAME/NNNN")
         return Place(f"games/{m['game']}/phases/{m['index']}.json", None, None)
+    if table == "pictures":
+        m = _PICTURE_KEY.match(key)
+        if not m:
+            raise LayoutError(f"pictures/{key}: the key must be GAME/NNNN/VARIANT")
+        return Place(f"games/{m['game']}/pictures/{m['index']}-{m['variant']}.json", None, None)
     if table in SHARDS:
         return Place(shard_path(table, shard_of(table, key)), ROWS, key)
     raise LayoutError(f"no table {table!r} in the store")

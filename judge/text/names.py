@@ -36,6 +36,14 @@ def load_name_sets(map_name: str) -> dict:
     return read_json(path).get("sets", {}) if path.exists() else {}
 
 
+def drawn_names(map_name: str, lang: str, names: str | None) -> dict:
+    """The Chinese names of name set ``names`` for ``lang`` that a map picture
+    draws instead of the map's (``{"provinces": ..., "powers": ...}``;
+    empty in English), for :func:`judge.render.render_svg`'s ``own_names``."""
+    script = {"zh-hans": "zh_hans", "zh-hant": "zh_hant"}.get(lang_of(lang))
+    return load_name_sets(map_name).get(name_set(names), {}).get(script, {}) if script else {}
+
+
 def name_set(value: str | None) -> str:
     """``value`` if it is a name set, else :data:`DEFAULT_SET`."""
     return value if value in NAME_SETS else DEFAULT_SET
