@@ -11,13 +11,16 @@ from . import __version__
 # one module per subcommand group; each has register(subparsers)
 COMMANDS = (
     "archive",
+    "check",
     "clock",
     "datc",
     "game",
+    "mail",
     "parse",
     "replay",
     "serve",
     "spool",
+    "status",
     "store",
     "web",
 )

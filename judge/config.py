@@ -12,6 +12,15 @@ The data folder: ``[judge] data_dir`` of the file when it sets one, else the
 the store (folder ``store``) in the same folder by this rule
 (:func:`data_dir_for`), so a GM's command line sees the games of the mail judge.
 
+Providers: ``provider = "gmail"`` or ``"microsoft"`` in ``[inbound.imap]``
+or ``[outbound.smtp]`` fills in the host, port and security (and the login
+name: the judge's address) from :mod:`judge.providers` where the file
+leaves them unset or at their defaults (as in the example file, which lists
+every key with its default); ``auth = "oauth2"`` logs in with an OAuth2 access
+token (XOAUTH2 or OAUTHBEARER) instead of a password, from the refresh token
+``judge mail authorize`` keeps in the data folder (:attr:`Config.token_path`,
+never in this file); ``[oauth2]`` names the app registration.
+
 Errors: :class:`ConfigError` (file, key, reason) for unreadable TOML, unknown
 keys, wrong types or values, and secrets whose environment variable is unset.
 """
@@ -22,6 +31,8 @@ import os
 import tomllib
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
+
+from .providers import NAMES as PROVIDER_NAMES, PROVIDERS, Provider
 
 LANGUAGES = ("en", "zh-hans", "zh-hant")
 DATA_ENV = "JUDGE_DATA"
@@ -64,6 +75,8 @@ class ImapInbound:
     port: int = 993
     security: str = "ssl"            # "ssl" | "starttls" | "none"
     cafile: str = ""
+    provider: str = ""               # "gmail" | "microsoft": host, port, security preset (judge.providers)
+    auth: str = "password"           # "password" (password_env) | "oauth2" (judge mail authorize)
     username: str = "judge"
     password_env: str = "JUDGE_IMAP_PASSWORD"
     folder: str = "INBOX"
@@ -93,6 +106,8 @@ class SmtpOutbound:
     port: int = 587
     security: str = "starttls"       # "ssl" | "starttls" | "none"
     cafile: str = ""
+    provider: str = ""               # as [inbound.imap] provider
+    auth: str = "password"           # as [inbound.imap] auth
     username: str = ""
     password_env: str = "JUDGE_SMTP_PASSWORD"
     timeout: float = 30.0
@@ -106,6 +121,30 @@ class Outbound:
     max_attempts: int = 10
     backoff_base: float = 5.0        # seconds; doubles per failed attempt
     backoff_max: float = 3600.0
+
+
+@dataclass
+class OAuth2:
+    """The app registration the judge signs in with when a server has
+    ``auth = "oauth2"``: ``client_id`` (Google: an OAuth client of type
+    Desktop app; Microsoft: an app registration allowing public client
+    flows), ``client_secret_env`` (Google's desktop clients have a secret:
+    the variable holding it, read by ``judge mail authorize`` and kept with
+    the token), ``tenant`` (Microsoft: ``common``, ``organizations``,
+    ``consumers`` or the tenant's id or domain). ``authority``,
+    ``auth_url``, ``token_url``, ``scopes``: the provider's, unless given
+    here (a provider of your own, or a test's stand-in); ``cafile``: CAs for
+    those endpoints; ``refresh_margin``: seconds before an access token
+    expires that a new one is fetched."""
+    client_id: str = ""
+    client_secret_env: str = "JUDGE_OAUTH2_CLIENT_SECRET"
+    tenant: str = "common"
+    authority: str = ""
+    auth_url: str = ""
+    token_url: str = ""
+    scopes: list = field(default_factory=list)
+    cafile: str = ""
+    refresh_margin: float = 300.0
 
 
 @dataclass
@@ -189,6 +228,7 @@ class Config:
     judge: JudgeSection = field(default_factory=JudgeSection)
     inbound: Inbound = field(default_factory=Inbound)
     outbound: Outbound = field(default_factory=Outbound)
+    oauth2: OAuth2 = field(default_factory=OAuth2)
     worker: Worker = field(default_factory=Worker)
     limits: Limits = field(default_factory=Limits)
     senders: Senders = field(default_factory=Senders)
@@ -230,6 +270,42 @@ class Config:
         return self.data_dir / "spool"
 
     @property
+    def token_path(self) -> Path:
+        """The OAuth2 refresh token's file (mode 0600, in a folder of mode 0700)."""
+        return self.data_dir / "oauth2" / "token.json"
+
+    def logins(self) -> list[tuple[str, object]]:
+        """``[(name, settings)]`` of the servers the judge logs in to: ``"imap"``
+        (``[inbound.imap]``) when mail comes from IMAP, ``"smtp"``
+        (``[outbound.smtp]``) when it goes out by SMTP."""
+        out = []
+        if self.inbound.transport == "imap":
+            out.append(("imap", self.inbound.imap))
+        if self.outbound.transport == "smtp":
+            out.append(("smtp", self.outbound.smtp))
+        return out
+
+    @property
+    def uses_oauth2(self) -> bool:
+        return any(s.auth == "oauth2" for _name, s in self.logins())
+
+    def oauth2_provider(self) -> Provider | None:
+        """The provider preset of the servers that log in with OAuth2 (None: none
+        or a provider of one's own, given by ``[oauth2]`` URLs)."""
+        names = {s.provider for _name, s in self.logins() if s.auth == "oauth2"} - {""}
+        return PROVIDERS[names.pop()] if names else None
+
+    def oauth2_endpoints(self) -> dict:
+        """``{"token_url", "auth_url", "authority", "scopes"}`` for OAuth2: the
+        ``[oauth2]`` keys where given, else the provider's."""
+        o, p = self.oauth2, self.oauth2_provider()
+        fill = (lambda url: url.replace("{tenant}", o.tenant or "common"))
+        return {"token_url": o.token_url or (fill(p.token_url) if p else ""),
+                "auth_url": o.auth_url or (p.auth_url if p else ""),
+                "authority": o.authority or (fill(p.authority) if p else ""),
+                "scopes": list(o.scopes) or (list(p.scopes) if p else [])}
+
+    @property
     def domain(self) -> str:
         """The domain part of the judge's address (used in Message-IDs)."""
         return self.judge.address.rpartition("@")[2] or "localhost"
@@ -247,8 +323,12 @@ _CHOICES = {
     "judge.language": LANGUAGES,
     "inbound.transport": ("smtp", "imap"),
     "inbound.imap.security": ("ssl", "starttls", "none"),
+    "inbound.imap.provider": PROVIDER_NAMES,
+    "inbound.imap.auth": ("password", "oauth2"),
     "outbound.transport": ("maildir", "smtp"),
     "outbound.smtp.security": ("ssl", "starttls", "none"),
+    "outbound.smtp.provider": PROVIDER_NAMES,
+    "outbound.smtp.auth": ("password", "oauth2"),
     "log.level": ("DEBUG", "INFO", "WARNING", "ERROR"),
     "senders.auth": ("", "address", "password", "verified"),
 }
@@ -305,10 +385,40 @@ def load_config(path: str | Path | None = None, *, env=None) -> Config:
     _fill(cfg, data, cfg.source, "")
     if "@" not in cfg.judge.address:
         raise ConfigError(cfg.source, "judge.address", "must be an e-mail address")
+    _presets(cfg, data)
     judge = data.get("judge")
     if not (isinstance(judge, dict) and "data_dir" in judge):
         _data_from_env(cfg, env)
     return cfg
+
+
+def _presets(cfg: Config, data: dict) -> None:
+    """Fill in what a ``provider`` presets where the file leaves the default
+    (see module doc); check what OAuth2 needs."""
+    for name, settings, dotted in (("imap", cfg.inbound.imap, "inbound.imap"),
+                                   ("smtp", cfg.outbound.smtp, "outbound.smtp")):
+        default = type(settings)()
+        if settings.provider:
+            host, port, security = getattr(PROVIDERS[settings.provider], name)
+            for key, value in (("host", host), ("port", port), ("security", security),
+                               ("username", cfg.judge.address)):
+                if getattr(settings, key) == getattr(default, key):   # left as the example file has it
+                    setattr(settings, key, value)
+        if settings.auth == "oauth2" and not settings.username:
+            raise ConfigError(cfg.source, f"{dotted}.username", "OAuth2 needs the mailbox's address here")
+    if not cfg.uses_oauth2:
+        return
+    providers = {s.provider for _n, s in cfg.logins() if s.auth == "oauth2"} - {""}
+    if len(providers) > 1:
+        raise ConfigError(cfg.source, "outbound.smtp.provider",
+                          f"the servers logging in with OAuth2 name different providers ({', '.join(sorted(providers))}); "
+                          f"one token serves one account")
+    if not cfg.oauth2.client_id:
+        raise ConfigError(cfg.source, "oauth2.client_id",
+                          "auth = \"oauth2\" needs the client id of your app registration (see the README)")
+    if not cfg.oauth2_endpoints()["token_url"]:
+        raise ConfigError(cfg.source, "oauth2.token_url",
+                          "auth = \"oauth2\" without a provider needs the token endpoint's URL")
 
 
 def _data_from_env(cfg: Config, env) -> None:

@@ -6,11 +6,14 @@ worker (the only writer of the store), the sender and the scheduler (its jobs
 only hand deadline work to the worker). Start order: ``judge serve`` takes
 the data folder (:mod:`judge.storage.owner`: a second judge on it stops with
 :class:`StartError`; a ``judge game`` command doing its work is waited for),
-upgrades a one-file store of an earlier release (:mod:`judge.storage.upgrade`),
-records the judge's identity (address, name, keeper, language) for commands
-that do their work while it is down; leftover temp files are cleaned and the
-SMTP listener binds its port (a port in use stops the start at once), the
-clock is checked against its last stamp and then watched for steps
+the SMTP listener binds its port (a port in use stops the start at once);
+it logs in to each server it is to use (:mod:`judge.mail.checks`: a wrong
+host, port, password or token stops the start, naming the server, its
+answer and what to change, within about 12 s); it upgrades a one-file
+store of an earlier release (:mod:`judge.storage.upgrade`), records the
+judge's identity (address, name, keeper, language) for commands that do
+their work while it is down, and cleans leftover temp files; the clock is
+checked against its last stamp and then watched for steps
 (:mod:`judge.clock`: the worker and the scheduler run on its time), the
 worker and sender start (pending outbox rows are resubmitted), the scheduler
 rebuilds its jobs from the wakeup index (deadlines passed while the judge
@@ -33,9 +36,14 @@ from typing import Callable
 
 from .clock import ClockGuard
 from .config import Config
+from .health import Health
+from .mail.alarm import Alarm
 from .mail.authenticity import warn_authserv_ids
+from .mail.checks import check_logins
 from .mail.handler import MailHandler
 from .mail.keeper import KeeperWork
+from .mail.logins import Credentials
+from .mail.oauth2 import Tokens
 from .mail.reply import CommandHandler
 from .mail.inbound_imap import ImapInbound
 from .mail.inbound_smtp import SmtpInbound
@@ -61,11 +69,13 @@ class StartError(Exception):
 
 class Daemon:
     """One running judge. ``clock`` gives the UTC time (tests pin it);
-    ``handler`` the mail commands (default :class:`MailHandler`)."""
+    ``handler`` the mail commands (default :class:`MailHandler`);
+    ``checks``: log in to each server before starting (see module doc)."""
 
     def __init__(self, cfg: Config, *, clock: Callable[[], datetime] = utc_now,
-                 handler: CommandHandler | None = None, clock_guard: ClockGuard | None = None):
-        self.cfg = cfg
+                 handler: CommandHandler | None = None, clock_guard: ClockGuard | None = None,
+                 checks: bool = True):
+        self.cfg, self.checks = cfg, checks
         cfg.data_dir.mkdir(parents=True, exist_ok=True)
         # the real clock is checked for steps (judge.clock); a pinned one (tests) is taken as it is
         if clock_guard is None and clock is utc_now:
@@ -76,7 +86,11 @@ class Daemon:
             clock = clock_guard.now
         self.clock_guard = clock_guard
         self.claim = None
-        self.transport = make_transport(cfg)
+        self.health = Health(cfg.data_dir)
+        self.tokens = Tokens.from_config(cfg) if cfg.uses_oauth2 else None
+        self.health.tokens = self.tokens
+        self.alarm = Alarm(cfg, self.health, self.tokens)
+        self.transport = make_transport(cfg, self.tokens, watch=self.alarm.watch)
         out = cfg.outbound
         self.sender = Sender(self.transport, self._report, max_attempts=out.max_attempts,
                              backoff_base=out.backoff_base, backoff_max=out.backoff_max)
@@ -87,10 +101,10 @@ class Daemon:
                                            rescan_seconds=cfg.scheduler.rescan_seconds)
         inb = cfg.inbound
         if inb.transport == "imap":
-            password = cfg.secret("inbound.imap", inb.imap.password_env)
-            self.inbound = ImapInbound(self.spool, self.worker.wake, inb.imap, password)
+            self.inbound = ImapInbound(self.spool, self._spooled,
+                                       Credentials.of(cfg, "imap", self.tokens, watch=self.alarm.watch))
         else:
-            self.inbound = SmtpInbound(self.spool, self.worker.wake, inb.smtp.host, inb.smtp.port,
+            self.inbound = SmtpInbound(self.spool, self._spooled, inb.smtp.host, inb.smtp.port,
                                        inb.smtp.max_message_bytes)
             warn_authserv_ids(cfg)          # not believed here: any client can write those headers
         self._stopped = threading.Event()
@@ -103,6 +117,22 @@ class Daemon:
             self.scheduler.update(name, row)
             if by_mail and row is not None and row.get("end") and row.get("ready", True):
                 self.worker.submit_work(Work("tick", name, row.get("phase")))
+
+    def _spooled(self) -> None:
+        self.health.mail_read()
+        self.worker.wake()
+
+    def _check_logins(self) -> None:
+        """Log in to each server; StartError naming those that refused."""
+        if not self.checks or not self.cfg.logins():
+            return
+        failed = [c for c in check_logins(self.cfg, self.tokens) if not c.ok]
+        for c in failed:
+            self.health.login(c.what.split()[0].lower(), False, f"{c.detail}; {c.fix}")
+        if failed:
+            self.health.flush()                 # for `judge status`: the judge is not running, and why
+            raise StartError("the start-up checks failed, nothing was started:\n"
+                             + "\n".join(str(c) for c in failed))
 
     def _ack(self, meta: dict) -> None:
         self.inbound.acknowledge(meta)
@@ -142,13 +172,18 @@ class Daemon:
                              f"{' (pid ' + str(who['pid']) + ')' if who.get('pid') else ''}; "
                              f"one judge per data folder")
         try:
+            self._bind()
+            self._check_logins()
             prepare(self.cfg, self.store, self.spool)
             record_identity(self.cfg, self.store)
             self.spool.clean_tmp()
-            self._bind()
         except BaseException:
+            if isinstance(self.inbound, SmtpInbound):
+                self.inbound.stop()             # the port bound, never served
             self.claim.release()
             raise
+        self.health.note(reading=self.inbound.describe(), writing=self.transport.describe())
+        self.health.start()
         if self.clock_guard is not None:
             self.clock_guard.start_check(last_commit(self.store))
             self.clock_guard.start()
@@ -169,6 +204,7 @@ class Daemon:
             self.clock_guard.stop()
         self.worker.stop()
         self.sender.stop()
+        self.health.stop()
         if self.claim is not None:
             self.claim.release()
         self._stopped.set()
@@ -198,8 +234,26 @@ def make_worker(cfg: Config, *, clock: Callable[[], datetime] = utc_now, handler
                   max_attempts=cfg.worker.max_attempts, max_deaths=cfg.worker.max_deaths,
                   retry_delay=cfg.worker.retry_delay,
                   ledger_days=cfg.worker.ledger_days, clock=clock, timekeeper=Timekeeper(j),
-                  commands=KeeperWork(j, online), templates=cfg.templates_dir,
+                  commands=keeper_work(KeeperWork(j, online), cfg), templates=cfg.templates_dir,
                   reading={"limits": cfg.limits, "markers": tuple(cfg.senders.loop_headers)}, **hooks)
+
+
+def keeper_work(commands: Callable, cfg: Config) -> Callable:
+    """The writer's runner of command work items: ``commands``, and the
+    judgekeeper's ``store backup`` (a snapshot between two commits,
+    :mod:`judge.storage.backup`; its result's ``out`` is the manifest, JSON)."""
+    def run(work, db, now):
+        if isinstance(work, dict) and work.get("action") == "store backup":
+            import json
+
+            from .storage.backup import snapshot
+            try:
+                made = snapshot(cfg.data_dir, cfg.store_path, cfg.spool_dir, db.get("judge", "identity"))
+            except OSError as e:
+                return [], {"status": 2, "out": "", "err": f"cannot take the snapshot: {e}"}
+            return [], {"status": 0, "out": json.dumps(made), "err": ""}
+        return commands(work, db, now)
+    return run
 
 
 def last_commit(store: Store) -> datetime | None:

@@ -15,7 +15,8 @@ import pytest
 JUDGE = Path(__file__).resolve().parents[1] / "judge"
 
 FLOORS = (
-    ("judge", "config", "faults"),        # the package's face, the config, crash points: the ground
+    ("providers", "health"),              # mail-provider presets, the health file: plain data, the ground
+    ("judge", "config", "faults"),        # the package's face, the config, crash points
     ("rules",),                           # the pure rules core
     ("maps",),                            # maps as data, for the core
     ("notation",),                        # text <-> orders
@@ -24,6 +25,7 @@ FLOORS = (
     ("replay",),
     ("archive",),
     ("verbs",),                           # every command, one record each
+    ("status",),                          # what the judge is doing (judge status, /metrics): health and the store
     ("mail", "web", "clock"),             # the rim: mail, the web pages, the clock guard
     ("daemon",),
     ("commands",),

@@ -16,10 +16,13 @@ from pathlib import Path
 def register(sub) -> None:
     p = sub.add_parser("serve", help="run the mail judge (embedded SMTP on 127.0.0.1:2525 by default)",
                        description="Run the mail judge. Without --config it listens for SMTP on "
-                                   "127.0.0.1:2525 and writes replies to the Maildir judge-data/outbox.")
+                                   "127.0.0.1:2525 and writes replies to the Maildir judge-data/outbox. "
+                                   "Before it takes any work it logs in to each IMAP and SMTP server of the "
+                                   "config and stops (exit status 1) naming the server, its answer and what "
+                                   "to change if one refuses; `judge check` does the same without starting.")
     p.add_argument("--config", metavar="FILE", help="TOML config (see config/judge.example.toml)")
     p.add_argument("--data", metavar="DIR",
-                   help="data folder: store judge.json, spool, outbox (default: [judge] data_dir of the "
+                   help="data folder: store, spool, outbox (default: [judge] data_dir of the "
                         "config, else $JUDGE_DATA, else ./judge-data; `judge game`, `web`, `archive`, "
                         "`parse`, `spool` use the same)")
     p.add_argument("--host", help="address of the embedded SMTP listener (overrides [inbound.smtp] host)")
@@ -79,6 +82,7 @@ def run(args) -> int:
         logging.basicConfig(level=cfg.log.level, filename=cfg.log.file or None,
                             format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         logging.getLogger("mail.log").setLevel(logging.WARNING)   # aiosmtpd's per-command chatter
+        logging.getLogger("imapclient").setLevel(logging.WARNING)  # "Connection closed" after each logout
         from ..daemon import Daemon, StartError
         daemon = Daemon(cfg)
     except ConfigError as e:

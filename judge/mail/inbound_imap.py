@@ -13,6 +13,10 @@
   the search and the IDLE command is not announced by Dovecot, and would
   otherwise wait for the renewal), else polling every ``poll_interval`` s. Connection errors: reconnect after 1, 2,
   4 ... s, at most ``backoff_max``.
+- Login: a password or an OAuth2 token (:mod:`judge.mail.logins`). A refused
+  login is logged as an error (the judgekeeper hears of it from
+  :class:`~judge.mail.alarm.Alarm`) and tried again with the same backoff;
+  the spool and everything in it stay as they are meanwhile.
 """
 
 from __future__ import annotations
@@ -29,8 +33,9 @@ from typing import Callable
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 
-from ..config import ImapInbound as ImapSettings
 from .. import faults
+from .logins import Credentials, LoginFailed, imap_login
+from .oauth2 import ProviderUnreachable
 from .spool import Spool
 
 log = logging.getLogger("judge.mail")
@@ -41,9 +46,9 @@ FETCH_BATCH = 50
 class ImapInbound:
     """The IMAP reader thread (see module doc)."""
 
-    def __init__(self, spool: Spool, on_spooled: Callable[[], None], settings: ImapSettings,
-                 password: str):
-        self.spool, self.on_spooled, self.s, self.password = spool, on_spooled, settings, password
+    def __init__(self, spool: Spool, on_spooled: Callable[[], None], credentials: Credentials):
+        self.spool, self.on_spooled, self.s = spool, on_spooled, credentials.s
+        self.credentials = credentials
         self.acks: queue.Queue = queue.Queue()
         self.wakeup = threading.Event()
         self._stop = threading.Event()
@@ -87,7 +92,13 @@ class ImapInbound:
                 self._connect()
                 delay = 1.0
                 self._session()
-            except (IMAPClientError, OSError, socket.timeout, ssl.SSLError) as e:
+            except LoginFailed as e:
+                if self._stop.is_set():
+                    break
+                log.error("imap: %s (trying again in %.0f s; the spool keeps what came before)", e, delay)
+                self._stop.wait(delay)
+                delay = min(delay * 2, self.s.backoff_max)
+            except (IMAPClientError, OSError, socket.timeout, ssl.SSLError, ProviderUnreachable) as e:
                 if self._stop.is_set():
                     break
                 log.warning("imap %s: %s: %s; reconnecting in %.0f s", self.s.host, type(e).__name__, e, delay)
@@ -99,19 +110,14 @@ class ImapInbound:
     # ---- one connection --------------------------------------------------------
     def _connect(self) -> None:
         s = self.s
-        context = ssl.create_default_context(cafile=s.cafile or None)
-        client = IMAPClient(s.host, port=s.port, ssl=s.security == "ssl", ssl_context=context,
-                            timeout=s.timeout)
-        if s.security == "starttls":
-            client.starttls(context)
-        client.login(s.username, self.password)
+        client = open_imap(self.credentials)
+        self.client = client
         info = client.select_folder(s.folder)
         validity = int(info[b"UIDVALIDITY"])
         if self.uidvalidity is not None and validity != self.uidvalidity:
             log.warning("imap %s: UIDVALIDITY of %s changed (%s -> %s); reading it afresh",
                         s.host, s.folder, self.uidvalidity, validity)
         self.uidvalidity = validity
-        self.client = client
         log.info("imap: connected to %s", self.describe())
 
     def _disconnect(self) -> None:
@@ -202,3 +208,24 @@ class ImapInbound:
             client.uid_expunge(uids)
         else:
             client.expunge()
+
+
+def open_imap(credentials: Credentials, timeout: float | None = None) -> IMAPClient:
+    """A connection to the server of ``credentials``, TLS as its settings say,
+    logged in. Raises OSError, ssl.SSLError, IMAPClientError, LoginFailed,
+    ProviderUnreachable."""
+    s = credentials.s
+    context = ssl.create_default_context(cafile=s.cafile or None)
+    client = IMAPClient(s.host, port=s.port, ssl=s.security == "ssl", ssl_context=context,
+                        timeout=s.timeout if timeout is None else timeout)
+    try:
+        if s.security == "starttls":
+            client.starttls(context)
+        imap_login(client, credentials)
+    except BaseException:
+        try:
+            client.shutdown()
+        except (IMAPClientError, OSError):
+            pass
+        raise
+    return client

@@ -7,6 +7,12 @@ seconds (at most ``backoff_max``); after ``max_attempts`` the mail has failed.
 A mail accepted but not yet recorded as sent when the process dies is sent
 again at the next start with the same Message-ID (the maildir transport then
 skips it; an SMTP receiver sees the same Message-ID twice).
+
+A relay that refuses the judge's login (:class:`~judge.mail.logins.LoginFailed`:
+a changed password, a revoked OAuth2 token) is no fault of the mail: its
+attempts do not count, and nothing is sent for ``backoff_base * 2**(n-1)``
+seconds after the n-th refusal in a row (at most ``backoff_max``); the
+judgekeeper hears of it from :class:`~judge.mail.alarm.Alarm`.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import time
 from typing import Callable
 
 from .. import faults
+from .logins import LoginFailed
 from .transport import PermanentError, TemporaryError
 
 log = logging.getLogger("judge.mail")
@@ -31,6 +38,8 @@ class Sender:
     def __init__(self, transport, report: Callable[..., None], *, max_attempts: int = 10,
                  backoff_base: float = 5.0, backoff_max: float = 3600.0):
         self.transport, self.report = transport, report
+        self._refusals = 0                  # login refusals in a row
+        self._paused_until = 0.0            # monotonic time before which nothing is sent
         self.max_attempts, self.backoff_base, self.backoff_max = max_attempts, backoff_base, backoff_max
         self.incoming: queue.Queue = queue.Queue()
         self._heap: list[tuple[float, int, dict]] = []
@@ -55,7 +64,7 @@ class Sender:
 
     def run(self) -> None:
         while not self._stop.is_set():
-            wait = self._heap[0][0] - time.monotonic() if self._heap else 1.0
+            wait = max(self._heap[0][0], self._paused_until) - time.monotonic() if self._heap else 1.0
             try:
                 row = self.incoming.get(timeout=max(wait, 0)) if wait > 0 else self.incoming.get_nowait()
                 while row is not None:
@@ -63,7 +72,8 @@ class Sender:
                     row = self.incoming.get_nowait()
             except queue.Empty:
                 pass
-            while self._heap and self._heap[0][0] <= time.monotonic() and not self._stop.is_set():
+            while self._heap and max(self._heap[0][0], self._paused_until) <= time.monotonic() \
+                    and not self._stop.is_set():
                 _, _, row = heapq.heappop(self._heap)
                 self._send(row)
 
@@ -77,6 +87,13 @@ class Sender:
         except PermanentError as e:
             log.error("send %s to %s: refused (%s)", mid, ", ".join(recipients), e)
             self.report("failed", mid, error=str(e), attempts=attempts)
+            return
+        except LoginFailed as e:
+            self._refusals += 1
+            pause = min(self.backoff_base * 2 ** (self._refusals - 1), self.backoff_max)
+            self._paused_until = time.monotonic() + pause
+            log.error("send: %s (nothing is sent for %.0f s; the mails wait)", e, pause)
+            heapq.heappush(self._heap, (0.0, next(self._order), row))      # its attempts unchanged
             return
         except Exception as e:  # noqa: BLE001 - TemporaryError, or a bug: retry, never lose the row
             if not isinstance(e, TemporaryError):
@@ -93,5 +110,6 @@ class Sender:
                                         dict(row, attempts=attempts)))
             return
         faults.checkpoint("after_send")
+        self._refusals = 0
         log.info("sent %s to %s via %s", mid, ", ".join(recipients), self.transport.describe())
         self.report("sent", mid, attempts=attempts)

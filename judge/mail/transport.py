@@ -4,12 +4,15 @@
   idempotent: the file name is derived from the Message-ID, and a mail already
   in ``new/`` or ``cur/`` is not written again.
 - :class:`SmtpTransport`: an SMTP relay, with implicit TLS (``ssl``),
-  ``starttls`` or ``none``, and optional AUTH. One connection is kept and
-  reopened when it drops.
+  ``starttls`` or ``none``, and optional AUTH: a password, or an OAuth2
+  token (:mod:`judge.mail.logins`). One connection is kept and reopened
+  when it drops.
 
 ``send(message_id, raw, recipients)`` returns when the mail is accepted;
-it raises :class:`PermanentError` (the relay refused it for good: 5xx) or
-:class:`TemporaryError` (try again later).
+it raises :class:`PermanentError` (the relay refused it for good: 5xx),
+:class:`TemporaryError` (try again later) or
+:class:`~judge.mail.logins.LoginFailed` (the relay refused the judge's
+login: no fault of the mail; nothing is sent until the login works again).
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import ssl
 from pathlib import Path
 
 from ..config import Config
+from .logins import Credentials, smtp_login
+from .oauth2 import ProviderUnreachable
 
 
 class TemporaryError(Exception):
@@ -74,32 +79,20 @@ class MaildirTransport:
 class SmtpTransport:
     """Sends through an SMTP relay (see module doc)."""
 
-    def __init__(self, host: str, port: int, security: str, envelope_from: str, username: str = "",
-                 password: str = "", cafile: str = "", timeout: float = 30.0,
-                 local_hostname: str | None = None):
-        self.host, self.port, self.security = host, port, security
-        self.envelope_from = envelope_from
-        self.username, self.password = username, password
-        self.timeout = timeout
+    def __init__(self, credentials: Credentials, envelope_from: str, local_hostname: str | None = None):
+        s = credentials.s
+        self.host, self.port, self.security = s.host, s.port, s.security
+        self.credentials, self.envelope_from = credentials, envelope_from
+        self.timeout = s.timeout
         self.local_hostname = local_hostname
-        self.context = ssl.create_default_context(cafile=cafile or None)
+        self.context = ssl.create_default_context(cafile=s.cafile or None)
         self._conn: smtplib.SMTP | None = None
 
     def describe(self) -> str:
         return f"smtp {self.host}:{self.port} ({self.security})"
 
     def _connect(self) -> smtplib.SMTP:
-        if self.security == "ssl":
-            conn = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout,
-                                    context=self.context, local_hostname=self.local_hostname)
-        else:
-            conn = smtplib.SMTP(self.host, self.port, timeout=self.timeout,
-                                local_hostname=self.local_hostname)
-            if self.security == "starttls":
-                conn.starttls(context=self.context)
-        if self.username:
-            conn.login(self.username, self.password)
-        return conn
+        return open_smtp(self.credentials, self.context, self.timeout, self.local_hostname)
 
     def send(self, message_id: str, raw: bytes, recipients: list[str]) -> None:
         for attempt in (1, 2):       # a kept connection may have been closed by the server
@@ -119,7 +112,7 @@ class SmtpTransport:
             except smtplib.SMTPResponseException as e:
                 self.close()
                 raise self._classify(e.smtp_code, f"{e.smtp_code} {e.smtp_error!r}") from e
-            except (smtplib.SMTPException, OSError, socket.timeout, ssl.SSLError) as e:
+            except (smtplib.SMTPException, OSError, socket.timeout, ssl.SSLError, ProviderUnreachable) as e:
                 self.close()
                 raise TemporaryError(f"{type(e).__name__}: {e}") from e
 
@@ -136,12 +129,35 @@ class SmtpTransport:
             self._conn = None
 
 
-def make_transport(cfg: Config):
-    """The outbound transport the config names. ConfigError if a secret is unset."""
+def open_smtp(credentials: Credentials, context: ssl.SSLContext | None = None, timeout: float | None = None,
+              local_hostname: str | None = None) -> smtplib.SMTP:
+    """A connection to the server of ``credentials``, TLS as its settings
+    say, logged in. Raises OSError, ssl.SSLError, smtplib.SMTPException,
+    LoginFailed, ProviderUnreachable."""
+    s = credentials.s
+    context = context or ssl.create_default_context(cafile=s.cafile or None)
+    timeout = s.timeout if timeout is None else timeout
+    if s.security == "ssl":
+        conn = smtplib.SMTP_SSL(s.host, s.port, timeout=timeout, context=context, local_hostname=local_hostname)
+    else:
+        conn = smtplib.SMTP(s.host, s.port, timeout=timeout, local_hostname=local_hostname)
+    try:
+        if s.security == "starttls":
+            conn.starttls(context=context)
+        smtp_login(conn, credentials)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def make_transport(cfg: Config, tokens=None, watch=None):
+    """The outbound transport the config names; ``tokens``: the judge's
+    OAuth2 tokens (:class:`~judge.mail.oauth2.Tokens`), shared with the IMAP
+    reader; ``watch``: told every login's outcome
+    (:class:`~judge.mail.logins.Credentials`). ConfigError if a password's
+    variable is unset."""
     out = cfg.outbound
     if out.transport == "smtp":
-        s = out.smtp
-        password = cfg.secret("outbound.smtp", s.password_env) if s.username else ""
-        return SmtpTransport(s.host, s.port, s.security, cfg.judge.address, s.username, password,
-                             s.cafile, s.timeout)
+        return SmtpTransport(Credentials.of(cfg, "smtp", tokens, watch), cfg.judge.address)
     return MaildirTransport(cfg.data_path(out.maildir.path))

@@ -11,24 +11,29 @@ from __future__ import annotations
 
 import logging
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Callable
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from ..archive.site import Page, Site, lang_path
 from ..notation.names import LANGS, lang_key
 
 log = logging.getLogger(__name__)
+METRICS_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
-def make_server(site: Site, host: str = "127.0.0.1", port: int = 8080) -> ThreadingHTTPServer:
+def make_server(site: Site, host: str = "127.0.0.1", port: int = 8080,
+                metrics: Callable[[], bytes] | None = None) -> ThreadingHTTPServer:
     """A server for ``site`` bound to ``host:port`` (port 0: any free port; the
-    bound one is ``server.server_address[1]``). Call ``serve_forever()`` to
-    run it and ``shutdown()`` from another thread to stop it. Raises OSError
-    when the address cannot be bound."""
+    bound one is ``server.server_address[1]``); ``metrics``: the page
+    ``/metrics`` (Prometheus' text format, :func:`judge.status.metrics`).
+    Call ``serve_forever()`` to run it and ``shutdown()`` from another
+    thread to stop it. Raises OSError when the address cannot be bound."""
 
     class Handler(_Handler):
         pass
 
     Handler.site = site
+    Handler.metrics = staticmethod(metrics) if metrics else None
     server = ThreadingHTTPServer((host, port), Handler)
     server.daemon_threads = True
     return server
@@ -36,6 +41,7 @@ def make_server(site: Site, host: str = "127.0.0.1", port: int = 8080) -> Thread
 
 class _Handler(BaseHTTPRequestHandler):
     site: Site
+    metrics: Callable[[], bytes] | None = None
     server_version = "judge-archive"
 
     def do_GET(self) -> None:
@@ -49,7 +55,9 @@ class _Handler(BaseHTTPRequestHandler):
         path = unquote(url.path).lstrip("/")
         wanted = parse_qs(url.query).get("lang")
         try:
-            if wanted:
+            if path == "metrics" and self.metrics is not None:
+                page = Page(200, METRICS_TYPE, self.metrics())
+            elif wanted:
                 page = Page(302, location="/" + quote(lang_path(lang_key(wanted[0]), _without_lang(path))))
             else:
                 page = self.site.render(path)

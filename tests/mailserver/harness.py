@@ -97,11 +97,16 @@ def running_dovecot(base: Path | None = None) -> Dovecot | None:
                    env["IMAP_CAFILE"], owned=False)
 
 
-def start_dovecot() -> Dovecot:
+def start_dovecot(*, oauth2: str = "", mechanisms: str = "", failure_delay: float = 0) -> Dovecot:
+    """A Dovecot of its own (free ports, a new folder); ``oauth2``: the token
+    introspection URL that switches OAuth2 logins on (XOAUTH2, OAUTHBEARER);
+    ``mechanisms``: the SASL mechanisms it offers (default: start.sh's);
+    ``failure_delay``: seconds before a refused login is answered."""
     base = Path(tempfile.mkdtemp(prefix="jdove-", dir="/tmp"))
     port, ssl_port = free_port(), free_port()
     env = dict(os.environ, MAIL_BASE=str(base), IMAP_PORT=str(port), IMAPS_PORT=str(ssl_port),
-               MAIL_USERS=f"{IMAP_USER}:{IMAP_PASSWORD}")
+               MAIL_USERS=f"{IMAP_USER}:{IMAP_PASSWORD}", OAUTH2_INTROSPECTION_URL=oauth2,
+               AUTH_MECHANISMS=mechanisms, AUTH_FAILURE_DELAY=f"{failure_delay:g}")
     done = subprocess.run([str(HERE / "start.sh")], env=env, capture_output=True, text=True, timeout=60)
     if done.returncode != 0:
         raise RuntimeError(f"start.sh failed: {done.stderr}{done.stdout}")
@@ -142,7 +147,7 @@ class SmtpSink:
         if auth:
             def authenticator(server, session, envelope, mechanism, data):
                 ok = data.login.decode() == auth[0] and data.password.decode() == auth[1]
-                return AuthResult(success=ok)
+                return AuthResult(success=ok, handled=False)    # handled=False: aiosmtpd answers 535
             kwargs.update(authenticator=authenticator, auth_required=True, auth_require_tls=bool(tls_cert))
         self.controller = Controller(_SinkHandler(self), hostname="127.0.0.1", port=self.port, **kwargs)
 
@@ -229,15 +234,20 @@ class DaemonProcess:
 import pytest  # noqa: E402
 
 
+def require(why: str | None, what: str) -> None:
+    """Skip the test when ``why`` says ``what`` cannot run here, except in CI
+    (``CI=true``), where that is a failure."""
+    if why:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI needs {what} for this test: {why}")
+        pytest.skip(why)
+
+
 @pytest.fixture(scope="session")
 def dovecot():
     """A running Dovecot (see :func:`start_dovecot`); skipped where it cannot run,
     except in CI (``CI=true``), where that is a failure."""
-    why = dovecot_missing()
-    if why:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI needs Dovecot for the mail tests: {why}")
-        pytest.skip(why)
+    require(dovecot_missing(), "Dovecot")
     dv = running_dovecot() or start_dovecot()
     yield dv
     dv.stop()
