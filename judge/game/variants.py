@@ -19,7 +19,7 @@ def variant_of(name: str) -> str:
     for n in names:
         if n.casefold() == name.strip().casefold():
             return n
-    raise GameError("no_such_variant", text=name, variants=", ".join(names))
+    raise GameError("no_such_variant", text=name, allowed=tuple(names))
 
 
 def variant_summary(name: str) -> dict:

@@ -138,6 +138,9 @@ def build(text: MapText, name: str, title: str | None = None) -> Built:
     for key in terr:
         if "/" not in key and key in army_ok and key not in army and provinces[key.lower()]["type"] == "inland":
             raise terr[key].where.error(f"{terr[key].written}: an inland province no army can enter or leave")
+        if key in fleet_ok and key not in fleet and (("/" in key) or provinces[key.lower()]["type"] == "coastal"):
+            raise terr[key].where.error(f"{terr[key].written}: a coast no fleet can enter or leave "
+                                        "(write it LAND, or give it a fleet neighbour)")
 
     # ---- powers, centres, units ----------------------------------------------------
     powers = {k: p for k, p in text.powers.items() if not p.dummy}
@@ -151,6 +154,12 @@ def build(text: MapText, name: str, title: str | None = None) -> Built:
                 unowned.setdefault(h, p.where)
     if not powers:
         raise text.end.error("no powers left (a power line reads 'ENGLAND (ENGLISH) EDI LON LVP')")
+    if len(powers) > 34:
+        raise text.end.error(f"{len(powers)} powers: the judge plays at most 34")
+    if "BUILD_ANY" not in text.rules:
+        for k, p in powers.items():
+            if not p.homes:
+                raise p.where.error(f"{k} has no home centres (list them on its line, or RULE BUILD_ANY)")
     scs: dict[str, Where] = {}
     home_of: dict[str, str] = {}
     for k, p in powers.items():

@@ -109,7 +109,7 @@ def create(s: Session, cmd) -> None:
                       "deadline": game.schedule.deadline, "movement": described["movement"],
                       "settings": textwrap.wrap(" ".join(f"{k}={v}" for k, v in described.items()), 72),
                       "preset": preset_reply(options, settings),
-                      "variant": variants.variant_summary(game.map_name)})
+                      "variant": variants.variant_summary(game.map_name) if game.map_name != "standard" else None})
 
 
 def _time_args(args: list[str]) -> list[str]:
