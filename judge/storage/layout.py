@@ -47,6 +47,7 @@ SHARDS = {
     "judge": 1,          # the judge's own facts: its identity as `judge serve` last ran
     "refused": 1024,     # sender -> whether a mail of theirs ever did something (grows with spam; issue 12)
     "joins": 256,        # game -> the JOINs waiting for the GM's APPROVE or REJECT (approve=yes)
+    "wrong_passwords": 256,   # game/power -> wrong passwords this hour, the lock (judge.verbs.lockout)
 }
 """Keyed tables and their shard counts: a lookup reads one shard, whose size
 stays small (a few hundred rows at the largest judges this is meant for)."""
