@@ -161,6 +161,9 @@ def fuzz(count: int, seed: int) -> None:
                 reasons[detail] += 1
             if i % 100 == 99:
                 bench.commit()
+            if i % 2000 == 1999:          # progress, for a long run on a busy machine
+                print(f"  ... {i + 1} mails, {time.perf_counter() - started:.0f} s: tracebacks "
+                      f"{outcomes['traceback']}, answers holding a password {len(leaked)}", file=sys.stderr, flush=True)
         bench.commit()
         rss_end = rss_mb()
     times.sort()
