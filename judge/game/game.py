@@ -277,8 +277,9 @@ class Game(EndOfGame):
         if self.phase.season != "F":
             return game_refusal("adjustment_with_fall")
         prov = province_of(order.location) if isinstance(order, (Build, Disband)) else None
-        if isinstance(order, Build) and prov not in self.map.home_centres[power]:
-            return Reason("not_home_centre", province=prov, power=power)
+        if isinstance(order, Build) and not self.map.may_build_in(power, prov):
+            return Reason("not_home_centre" if self.map.build == "home" else "not_owned",
+                          province=prov, power=power)
         if isinstance(order, Disband):
             return self._not_own_unit(power, order, self.position.units)
         return None

@@ -19,12 +19,16 @@ class RouteGeometry:
 
     def __init__(self, game_map: Map):
         self.map = game_map
-        self.seas = frozenset(c for c, p in game_map.provinces.items() if p.kind == "sea")
-        self.sea_adj = {s: game_map.fleet_prov_adj.get(s, frozenset()) for s in self.seas}
+        provs = game_map.provinces
+        # a port (a coastal province a map marks, RULES.md §7) carries convoys as a sea does
+        self.seas = frozenset(c for c, p in provs.items() if p.kind == "sea" or p.port)
+        self.sea_adj = {s: frozenset().union(*(game_map.fleet_prov_adj.get(loc, frozenset())
+                                              for loc in (game_map.coasts_of(s) or (s,))))
+                        for s in self.seas}
         shore: dict[str, set[str]] = {}
         for s in self.seas:
             for p in self.sea_adj[s]:
-                if p not in self.seas:
+                if provs[p].is_land:
                     shore.setdefault(p, set()).add(s)
         self.shore = {p: frozenset(v) for p, v in shore.items()}
         self._on_route: dict[tuple[str, str, str], bool] = {}

@@ -47,7 +47,7 @@ def possible_orders(game_map: Map, position: Position, power: str) -> dict[str |
         return {p: [Retreat(d.unit.type, d.unit.location, loc) for loc in d.retreats]
                 + [Disband(d.unit.type, d.unit.location)]
                 for p, d in position.dislodged.items() if d.unit.power == power}
-    due = adjustment_counts(position, [power])[power]
+    due = adjustment_counts(position, [power], game_map)[power]
     if due > 0:
         out: dict[str | None, list[Order]] = {}
         for prov in buildable_locations(game_map, position, power):
