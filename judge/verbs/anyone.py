@@ -307,9 +307,8 @@ def list_games(s: Session, cmd) -> None:
                       for p, pl in (game.players.items() if game else ()) if sender in pl.addresses]
         # an unlisted game (listed=no) is open to its players and GM only
         known = {name for a in {sender, s.asker.reply_to} if a for name in games_of(s.db, a)}
-        open_games = sorted(name for name, row in s.db.all("catalogue").items()
-                            if row.get("free") and row.get("status") != "finished"
-                            and (row.get("listed", True) or name in known))
+        open_games = sorted(name for name, row in s.db.all("open").items()     # the index, not every game
+                            if row.get("listed", True) or name in known)
         s.results.append({"kind": "list", "line": cmd.line, "games": games, "open": open_games})
         return
     game = s.find_game(cmd.args[0]) if cmd.args else s.game
