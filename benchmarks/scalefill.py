@@ -58,7 +58,7 @@ def template(folder: Path, now: datetime) -> tuple[dict, list, dict]:
     store, spool = Store(folder / "store"), Spool(folder / "spool")
     worker = Worker(store, spool, MailHandler(cfg), address=cfg.judge.address, name=cfg.judge.name,
                     domain=cfg.domain, keeper=cfg.judge.keeper, clock=lambda: now, send=lambda rows: None)
-    mails = [("gm@tpl.example", "CREATE tpl gmsecret movement=7d retreat=2d adjustment=2d\n")]
+    mails = [("gm@tpl.example", "CREATE tpl gmsecret movement=7d retreat=2d adjustment=2d grace=0\n")]
     mails += [(f"{p.lower()}@tpl.example", f"JOIN tpl {password(p)} {p}\n") for p in POWERS]
     for n, (frm, body) in enumerate(mails):
         spool.put(_mail(frm, body, n), {"source": "bench"})
