@@ -367,11 +367,11 @@ def list_games(s: Session, cmd) -> None:
                        "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone,
                        "state": lifecycle(game)["state"]}
                       for p, pl in (game.players.items() if game else ()) if sender in pl.addresses]
-        # a private game (listed=no, access=invite) is shown to its players and GM only
+        # a private game (listed=no, or access=invite) is shown to its players and GM only
+        # (From only: a Reply-To anyone may write must not open it)
         known = set(games_of(s.db, sender)) if sender else set()
-        open_games = sorted(name for name, row in s.db.all("catalogue").items()
-                            if row.get("free") and row.get("status") != "finished"
-                            and ((row.get("listed", True) and row.get("access") != "invite") or name in known))
+        open_games = sorted(name for name, row in s.db.all("open").items()     # the index, not every game
+                            if row.get("listed", True) or name in known)
         s.results.append({"kind": "list", "line": cmd.line, "games": games, "open": open_games})
         return
     game = s.find_game(cmd.args[0]) if cmd.args else s.game
