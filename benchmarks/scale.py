@@ -1,6 +1,7 @@
 """Scale benchmark (issue 10): a judge holding N games, driven for real.
 
     python benchmarks/scale.py [--games 1,100,1000,10000] [--mails 40] [--burst 200]
+    python benchmarks/scale.py --storm N      # N games due at once: benchmarks/storm.py
 
 For each N, a store is filled through the project's own API
 (:func:`judge.storage.save_game`) with N seven-player games, each with two
@@ -291,7 +292,12 @@ def main() -> int:
     ap.add_argument("--games", default="1,100,1000,10000", help="comma-separated game counts")
     ap.add_argument("--mails", type=int, default=40, help="paced order mails per game count")
     ap.add_argument("--burst", type=int, default=200, help="order mails of the burst")
+    ap.add_argument("--storm", type=int, metavar="N", help="only the storm: N games due at the same second "
+                    "(benchmarks/storm.py)")
     args = ap.parse_args()
+    if args.storm:
+        import storm
+        return storm.run(args.storm)
     counts = [int(x) for x in args.games.split(",")]
     print(f"load average at start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
     print(f"{'games':>6} {'fill s':>7} {'ready s':>7} {'cpu/mail ms':>11} {'lat med':>7} {'lat p95':>7} "
