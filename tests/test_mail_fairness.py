@@ -43,7 +43,7 @@ class Judge:
                       name="Judge", domain="example.test", keeper="k@example.test", clock=lambda: self.now,
                       send=self.sent.extend, fair=FairQueue(5, 20) if fair else None)
 
-    def put(self, frm: str, body: str, reply_to: str = "") -> str:
+    def put(self, frm: str, body: str, reply_to: str = "", **headers) -> str:
         """Spool one mail from ``frm``; its ledger key."""
         self.n += 1
         m = EmailMessage()
@@ -51,6 +51,8 @@ class Judge:
             f"<{self.n}@x>"
         if reply_to:
             m["Reply-To"] = reply_to
+        for name, value in headers.items():
+            m[name.replace("_", "-")] = value
         m.set_content(body)
         entry = self.spool.put(m.as_bytes(), {"source": "smtp"})
         self.names[entry.name] = entry.key
@@ -108,6 +110,18 @@ def test_a_new_reply_to_does_not_escape_the_count_of_its_from(tmp_path):
     assert [r["to"] for r in judge.sent] == [[f"victim{i}@example.net"] for i in range(5)]
     judge.now += timedelta(seconds=61)
     assert judge.worker.send_digests() == [f"victim{i}@example.net" for i in (5, 6, 7)]
+
+
+def test_a_robots_flood_gets_no_digest_and_is_still_in_the_ledger(tmp_path, caplog):
+    judge = Judge(tmp_path)
+    keys = [judge.put("robot@example.org", "I am away.\n", Auto_Submitted="auto-replied") for _ in range(30)]
+    judge.worker.drain()
+    judge.now += timedelta(seconds=61)
+    with caplog.at_level("INFO", logger="judge.mail"):
+        assert judge.worker.send_digests() == ["robot@example.org"]
+    assert judge.sent == [] and judge.store.all("digests") == {}
+    assert [judge.store.get("ledger", k)["reason"] for k in keys] == ["auto-submitted"] * 20 + ["flood"] * 10
+    assert any("digest to robot@example.org: not sent: 10 mail(s) not read" in r.getMessage() for r in caplog.records)
 
 
 def test_a_restart_in_the_middle_of_a_flood_loses_and_doubles_nothing(tmp_path):

@@ -407,6 +407,8 @@ class Worker:
             staging.apply(batch)
             for answer in answers:
                 self._hold(batch, answer["to"], now, answer=answer)
+            if kind == DIGEST and not answers and not mail.automatic and mail.reply_to:
+                self._hold(batch, mail.reply_to, now)      # a person writes: its unread mails are told
             ledger = {"status": status, "at": now.isoformat(), "from": mail.sender,
                       "subject": mail.subject[:200], "replies": [r["id"] for r in rows]}
             if held:
@@ -435,12 +437,16 @@ class Worker:
               unread: int = 0) -> None:
         """Add an ``answer`` (``{subject, text, lang, at}``) or ``unread``
         mails to the digest waiting for ``address`` (table ``digests``; a new
-        one is due :data:`~judge.mail.fairness.WINDOW` seconds from ``now``)."""
+        one is due :data:`~judge.mail.fairness.WINDOW` seconds from ``now``).
+        Called without ``unread``, it notes that a person wrote (a mail of
+        that sender read and not automatic): only then does a digest of
+        unread mails alone go out (no answers to a robot's flood)."""
         address = address.lower()
         row = batch.get("digests", address)
         row = dict(row) if row else {"due": (now + timedelta(seconds=WINDOW)).isoformat(),
                                      "since": now.isoformat(), "lang": self.language, "answers": [],
-                                     "more": 0, "unread": 0}
+                                     "more": 0, "unread": 0, "person": False}
+        row["person"] = row.get("person", False) or not unread
         if answer is not None:
             if not row["answers"]:
                 row["lang"] = answer["lang"]
@@ -459,7 +465,8 @@ class Worker:
         """Send the digests that are due: ONE commit deletes their rows and
         puts their mails in the outbox; then they go to the sender. A digest
         that holds only unread mails goes out too (nothing is dropped
-        unannounced). Returns the addresses sent to."""
+        unannounced), unless none of that sender's mails read was a person's
+        (then it is logged). Returns the addresses whose digests were due."""
         now = self.clock()
         if self._digest_due is None or now < self._digest_due:
             return []
@@ -470,6 +477,10 @@ class Worker:
             with self.store.transaction() as tx:
                 for address, row in sorted(due.items()):
                     tx.delete("digests", address)
+                    if not row["answers"] and not row.get("person", True):
+                        log.info("digest to %s: not sent: %d mail(s) not read, and none read was a person's "
+                                 "(automatic mail); they are in the ledger", address, row["unread"])
+                        continue
                     reply = Reply(purpose="digest", to=(address,), template="digest.txt", lang=row["lang"],
                                   in_reply=False, context={"answers": row["answers"], "more": row["more"],
                                                            "unread": row["unread"], "since": row["since"],
@@ -479,8 +490,9 @@ class Worker:
                     tx.put("outbox", out["id"], {k: v for k, v in out.items() if k != "id"})
                     rows.append(out)
             for address, row in sorted(due.items()):
-                log.info("digest to %s: %d answer(s) held, %d more read, %d mail(s) not read", address,
-                         len(row["answers"]), row["more"], row["unread"])
+                if row["answers"] or row.get("person", True):
+                    log.info("digest to %s: %d answer(s) held, %d more read, %d mail(s) not read", address,
+                             len(row["answers"]), row["more"], row["unread"])
         rest = [datetime.fromisoformat(r["due"]) for a, r in waiting.items() if a not in due]
         self._digest_due = min(rest) if rest else None
         self.send(rows)
