@@ -1,13 +1,14 @@
 """Storm benchmark (issue 23): N games due at the same second, and players'
 order mails sent meanwhile.
 
-    python benchmarks/storm.py [--games 1000] [--rate 4] [--lead 15]
+    python benchmarks/storm.py [--games 1000] [--rate 4] [--lead SECONDS]
     python benchmarks/scale.py --storm 1000          # the same
 
 A store is filled through the project's own API with N running seven-player
 games (two years of history played with random legal orders), every one of
-them due at the same second, ``--lead`` seconds after ``judge serve`` (a
-process: embedded SMTP in, Maildir out) is started. From two seconds before
+them due at the same second, ``--lead`` seconds after the fill (the
+deadline is written into each game, then ``judge serve`` starts: a process,
+embedded SMTP in, Maildir out). From two seconds before
 that deadline until the last results mail is out, order mails go to random
 games at ``--rate`` a second (each on its own SMTP connection, signed on by
 address, the units' hold orders). It prints:
@@ -159,8 +160,11 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values else float("nan")
 
 
-def run(games: int, rate: float = 4.0, lead: float = 15.0) -> int:
-    """The storm of ``games`` games (see module doc); 0 when both targets are met."""
+def run(games: int, rate: float = 4.0, lead: float | None = None) -> int:
+    """The storm of ``games`` games (see module doc); 0 when both targets are met.
+    ``lead`` (s; default 15 + 0.06 a game: the deadline is written into every
+    game, then the judge starts) from now to the deadline."""
+    lead = 15.0 + 0.06 * games if lead is None else lead
     folder = Path(tempfile.mkdtemp(prefix=f"judge-storm-{games}-"))
     proc = None
     try:
@@ -213,7 +217,7 @@ def run(games: int, rate: float = 4.0, lead: float = 15.0) -> int:
                 stop.wait(1 / rate)
         thread = threading.Thread(target=players, daemon=True)
         thread.start()
-        end = deadline.timestamp() + 180
+        end = deadline.timestamp() + 900
         results: dict[str, list[float]] = {}
         while time.time() < end:
             outbox.scan()
@@ -262,7 +266,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=1000, help="games due at the same second")
     ap.add_argument("--rate", type=float, default=4.0, help="order mails a second during the storm")
-    ap.add_argument("--lead", type=float, default=15.0, help="seconds from the judge's start to the deadline")
+    ap.add_argument("--lead", type=float, help="seconds from the fill's end to the deadline (15 + 0.06 a game)")
     args = ap.parse_args()
     return run(args.games, args.rate, args.lead)
 
