@@ -2,6 +2,7 @@
 
     python benchmarks/scale.py [--games 1,10000] [--ledger-days 90] [--mails 40] [--burst 200]
                                [--resends 50] [--list-games 100000]
+    python benchmarks/scale.py --storm N      # N games due at once: benchmarks/storm.py
 
 For each N, a store is filled (:mod:`scalefill`) with N RUNNING games made
 from a game set up by mail in this process (the GM's ``CREATE``, seven
@@ -326,7 +327,12 @@ def main() -> int:
     ap.add_argument("--burst", type=int, default=200, help="order mails of the burst")
     ap.add_argument("--resends", type=int, default=50, help="one power's orders sent again (0: skip)")
     ap.add_argument("--list-games", type=int, default=100000, help="games in the catalogue for LIST (0: skip)")
+    ap.add_argument("--storm", type=int, metavar="N", help="only the storm: N games due at the same second "
+                    "(benchmarks/storm.py)")
     args = ap.parse_args()
+    if args.storm:
+        import storm
+        return storm.run(args.storm)
     counts = [int(x) for x in args.games.split(",")]
     print(f"load average at start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); "
           f"PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r}", flush=True)

@@ -112,7 +112,8 @@ ERRORS = ["unknown_command", "usage", "no_such_game", "game_exists", "bad_game_n
           "line_too_long", "too_many_passwords", "password_required", "unverified", "not_invited",
           "join_password_needed", "bad_join_password", "no_pending_join",
           # issue 19: lock-out, who a power is
-          "password_locked", "password_to_change"]
+          "password_locked", "password_to_change",
+          "asked_again"]      # issue 23: LIST and HELP once a minute
 """The reply's own errors (templates/mail/macros.txt)."""
 
 
@@ -133,7 +134,7 @@ def test_refusals_of_every_kind(lang, names):
                                 power="France", free=["Italy"], powers=["Italy"], suggestion="SIGNON",
                                 timezone="Asia/Shanghai", example="SET DEADLINE 2025-01-08 20:00",
                                 example_offset="SET DEADLINE 2025-01-08T20:00+08:00", now=T0, chars=1200,
-                                limit=1000, until=T0, wrong=5)}
+                                limit=1000, until=T0, wrong=5, seconds=30)}
                 for code in ERRORS]
     results += [{"kind": "error", "line": "x", "code": c, "params": {"reason": GameError("press_empty"), "text": "p=1"}}
                 for c in ("press_refused", "bad_setting")]

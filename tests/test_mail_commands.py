@@ -36,6 +36,7 @@ class Judge:
             cfg = Config()
             cfg.judge.address = "judge@example.test"
             cfg.senders.auth = "address"        # these tests sign on from the address on record alone
+            cfg.senders.lookup_seconds = 0      # and ask HELP and LIST again and again (test_mail_fairness.py)
         self.cfg = cfg
         self.store, self.spool, self.sent = Store(tmp_path / "store"), Spool(tmp_path / "spool"), []
         self.worker = Worker(self.store, self.spool, MailHandler(cfg, dnsfunc), address=cfg.judge.address,

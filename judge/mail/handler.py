@@ -73,6 +73,7 @@ from .reply import Reply, Unanswered
 
 log = logging.getLogger("judge.mail")
 MAX_NOISE = 20       # lines that are neither commands nor orders, shown before the rest is skipped
+LOOKUPS = ("list", "help")   # answered to one sender once in [senders] lookup_seconds (see _asked_again)
 MAX_PASSWORD_LINES = 5   # lines with a password read from one mail (CREATE, JOIN, SIGNON, SET PASSWORD, REPLACE)
 
 
@@ -168,6 +169,8 @@ class MailHandler:
             if self._over(s, r, "command_lines", lines, i - 1):
                 break
             self._orders(s, r)
+            if cmd.name in LOOKUPS and self._asked_again(s, cmd):
+                continue
             s.perform(cmd)
             self._tag(s, r)
             if s.stop:
@@ -231,6 +234,32 @@ class MailHandler:
         log.info("mail %s from %s: more than %d %s; %d line(s) not read", s.asker.key, s.asker.address,
                  allowed, limit.replace("_", " "), rest)
         return True
+
+    def _asked_again(self, s: Session, cmd) -> bool:
+        """Whether ``cmd`` (LIST or HELP, :data:`LOOKUPS`) was answered to
+        this sender less than ``[senders] lookup_seconds`` ago: then it is
+        not done again, the answer says when to ask again (issue 23: LIST
+        costs the judge most and needs no password; issue 19: one sender
+        asking a hundred times a minute is answered once). Table ``asked``:
+        sender -> {verb: UTC ISO time it was last answered}."""
+        seconds = self.cfg.senders.lookup_seconds
+        sender = (s.asker.address or s.asker.reply_to or "").lower()
+        if not seconds or not sender:
+            return False
+        row = s.db.get("asked", sender) or {}
+        try:
+            last = datetime.fromisoformat(row[cmd.name]) if row.get(cmd.name) else None
+        except (TypeError, ValueError):
+            last = None
+        if last is not None and timedelta(0) <= s.now - last < timedelta(seconds=seconds):
+            again = last + timedelta(seconds=seconds)
+            s.error(cmd.line, "asked_again", seconds=max(1, round((again - s.now).total_seconds())),
+                    limit=round(seconds))
+            log.info("mail %s from %s: %s answered at %s; not again before %s", s.asker.key, sender,
+                     cmd.name.upper(), last.isoformat(), again.isoformat())
+            return True
+        s.db.put("asked", sender, dict(row, **{cmd.name: s.now.isoformat()}))
+        return False
 
     def _answer_refused(self, s: Session) -> bool:
         """Whether to answer this mail: always, unless the judge could make

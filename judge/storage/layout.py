@@ -58,11 +58,13 @@ SHARDS = {
     "refused": 1024,     # sender -> whether a mail of theirs ever did something (grows with spam; issue 12)
     "joins": 256,        # game -> the JOINs waiting for the GM's APPROVE or REJECT (approve=yes)
     "wrong_passwords": 256,   # game/power -> wrong passwords this hour, the lock (judge.verbs.lockout)
+    "digests": 16,       # address -> answers held for one digest mail (a sender over its rate; judge.mail.fairness)
+    "asked": 256,        # sender -> when it was last answered LIST and HELP (at most once a minute each)
 }
 """Keyed tables and their shard counts: a lookup reads one shard, whose size
 stays small (a few hundred rows at the largest judges this is meant for)."""
 
-SCANNABLE = frozenset({"outbox", "catalogue", "open", "wakeups", "judge", "accounts"})
+SCANNABLE = frozenset({"outbox", "catalogue", "open", "wakeups", "judge", "accounts", "digests"})
 """Tables that may be read whole (:meth:`judge.storage.Store.all`)."""
 
 _GAME_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
