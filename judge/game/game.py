@@ -23,6 +23,7 @@ from ..rules.orders import (
 from ..rules.phase import Phase
 from ..rules.position import Position
 from ..rules.reasons import Reason
+from ..rules.victory import VictorySettings
 from . import book, resolve
 from .codec import position_from_dict, position_to_dict, time_from_str, time_to_str
 from .ending import EndOfGame, EndState
@@ -120,7 +121,7 @@ class Game(EndOfGame):
             raise GameError("bad_game_name", text=name)
         _check_time(now)
         game_map = load_map(map_name)
-        settings = settings or Settings()
+        settings = settings or Settings(victory=VictorySettings.for_map(game_map))   # the map's SC target (§7)
         try:
             settings.check_map(game_map)
         except ValueError as e:

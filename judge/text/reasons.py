@@ -111,6 +111,7 @@ TEXTS: dict[str, str] = {
     "game_over": N_("game %(game)s is over (%(phase)s)"),
     "alliances_off": N_("alliances cannot win game %(game)s: it has no alliance victory condition"),
     "no_such_power": N_('no power "%(text)s" in this game: %(powers)s'),
+    "no_such_variant": N_('no variant "%(text)s"; the variants (VARIANTS describes them): %(variants)s'),
     "has_player": N_("%(power)s has a player; EJECT or REPLACE first"),
     "nobody_plays": N_("nobody plays %(power)s"),
     "no_press": N_("this game has no press"),

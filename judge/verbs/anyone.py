@@ -32,7 +32,10 @@ from ..game.nmr import took_over
 from ..game.passwords import hash_password
 from ..game.roster import record_change
 from ..game.setting_text import change_settings, describe_settings, preset_reply
+from ..game import variants
 from ..game.turns import lifecycle, open_phase, replacement_joined, running, start, started_notice
+from ..maps import load_map
+from ..rules.victory import VictorySettings
 from ..storage import games_of, save_game, save_gm
 from .lockout import WRONG_PER_HOUR, count_wrong, locked_until
 from .session import MAX_AHEAD_DAYS, MAX_PASSWORD_CHECKS, Letter, Session, names_of, read_time
@@ -62,12 +65,19 @@ def create(s: Session, cmd) -> None:
         return s.error(cmd.line, "game_exists", game=name)
     if len(password) < 4:
         return s.error(cmd.line, "weak_password")
-    options = [a for a in args if "=" in a and not a.lower().startswith("deadline=")]
+    is_variant = lambda a: a.partition("=")[0].strip().casefold() in variants.WORDS   # noqa: E731
+    options = [a for a in args if "=" in a and not a.lower().startswith("deadline=") and not is_variant(a)]
+    variant_text = next((a.partition("=")[2] for a in args if "=" in a and is_variant(a)), "standard")
+    try:
+        map_name = variants.variant_of(variant_text)
+        base = Settings(victory=VictorySettings.for_map(load_map(map_name)))   # the map's SC target (§7)
+    except ValueError as e:
+        return s.error(cmd.line, "bad_setting", text=f"variant={variant_text}", reason=e)
     deadline_text = next((a.partition("=")[2] for a in args if a.lower().startswith("deadline=")), None)
     # a game created in Chinese writes the rule texts' own names (names=house) unless told otherwise
     chinese = s.language().startswith("zh")
     try:
-        settings = change_settings(Settings(), [f"timezone={s.defaults.timezone}"]
+        settings = change_settings(base, [f"timezone={s.defaults.timezone}"]
                                    + (["names=house"] if chinese else []) + options)
     except ValueError as e:
         return s.error(cmd.line, "bad_setting", text=" ".join(options), reason=e)
@@ -84,7 +94,7 @@ def create(s: Session, cmd) -> None:
             return s.refuse(cmd, GameError("too_far", text=deadline_text[:40], days=MAX_AHEAD_DAYS))
     seed = int(hashlib.sha256(s.asker.key.encode()).hexdigest()[:12], 16)   # the same on a rerun
     try:
-        game = Game.create(name, now=s.now, seed=seed, settings=settings)
+        game = Game.create(name, now=s.now, seed=seed, map_name=map_name, settings=settings)
     except GameError as e:
         return s.error(cmd.line, "bad_setting", text=" ".join(options), reason=e)
     if deadline is not None:
@@ -102,7 +112,8 @@ def create(s: Session, cmd) -> None:
                       "phase": str(game.phase), "timezone": tz, "rules": settings.rules,
                       "deadline": game.schedule.deadline, "movement": described["movement"],
                       "settings": textwrap.wrap(" ".join(f"{k}={v}" for k, v in described.items()), 72),
-                      "preset": preset_reply(options, settings)})
+                      "preset": preset_reply(options, settings),
+                      "variant": variants.variant_summary(game.map_name)})
 
 
 def _time_args(args: list[str]) -> list[str]:
@@ -453,3 +464,10 @@ def signoff(s: Session, cmd) -> None:
     """SIGNOFF: the rest of the mail is not read."""
     s.results.append({"kind": "signoff", "line": cmd.line})
     s.stop = True
+
+
+# ---- VARIANTS -------------------------------------------------------------------------
+def list_variants(s: Session, cmd) -> None:
+    """VARIANTS (and HELP VARIANTS): each variant with its powers, players, SC
+    target and designer, and how to create a game on it."""
+    s.results.append({"kind": "variants", "line": cmd.line, "variants": variants.variant_list()})
