@@ -172,7 +172,8 @@ def build_geometry(game_map: Map, data: dict, source: str = "<geometry>") -> Geo
     sc_xy = {code: proj(p) if p else (label_xy[code][0] + SC_OFFSET[0], label_xy[code][1] + SC_OFFSET[1])
              for code, p in sc.items()}
     regions = _regions(game_map, {c: [proj(p) for p in pts] for c, pts in seeds.items()},
-                       [proj(p) for p in neutral], (proj.width, proj.height), fail)
+                       [proj(p) for p in neutral], (proj.width, proj.height), fail,
+                       lambda q: _on_land(q, land_xy, water_xy))
     return Geometry(source, proj.width, proj.height, land_xy, water_xy, regions,
                     label_xy, unit_xy, sc_xy, colours, tints)
 
@@ -220,17 +221,18 @@ def _polygon(entry, key: str, point, fail) -> list[Point]:
 
 
 def _regions(game_map: Map, seeds: dict[str, list[Point]], neutral: list[Point],
-             size: tuple[float, float], fail) -> dict[str, list[list[Point]]]:
+             size: tuple[float, float], fail, on_land) -> dict[str, list[list[Point]]]:
     """Province regions from projected seeds: land and impassable provinces share
-    the plane with the neutral seeds, seas share another plane."""
+    the plane with the neutral seeds on land, seas share another plane with the
+    neutral seeds at sea (water drawn off the board)."""
     w, h = size
     box = (-w, -h, 2 * w, 2 * h)   # wide enough that no cell inside the picture touches it
+    sea_neutral = {q for q in neutral if not on_land(q)}
     out = {}
     for want_sea in (False, True):
         groups: list[tuple[str | None, list[Point]]] = [
             (c, pts) for c, pts in seeds.items() if (game_map.provinces[c].kind == "sea") == want_sea]
-        if not want_sea:
-            groups.append((None, neutral))
+        groups.append((None, [q for q in neutral if (q in sea_neutral) == want_sea]))
         sites, owners, seen = [], [], {}
         for code, pts in groups:
             for q in pts:
