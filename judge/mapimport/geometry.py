@@ -152,11 +152,13 @@ class Raster:
 
 def rasterise(ps: PsMap, k: float = 2.0, gs: str = "gs") -> Raster:
     """Draw ``ps``'s map form (no names, units or SC markers) at ``k`` pixels per
-    map unit with Ghostscript, without anti-aliasing. Raises :class:`PsError`
+    map unit with Ghostscript, without anti-aliasing, dashed lines solid. Raises :class:`PsError`
     when Ghostscript fails."""
     x0, y0, x1, y1 = ps.extent
     w, h = x1 - x0, y1 - y0
     head = ps.text.split("%%EndSetup")[0]
+    # dashed and dotted borders drawn solid, so no province leaks through a gap
+    head = head.replace("%%BeginSetup", "%%BeginSetup\n/setdash { pop pop } def", 1)
     driver = head + f"%%EndSetup\n{-x0:.4f} {-y0:.4f} translate MapForm execform showpage\n"
     with tempfile.NamedTemporaryFile("w", suffix=".ps", encoding="latin-1") as f:
         f.write(driver)
@@ -712,7 +714,7 @@ def _tint(rgb) -> str:
     return _hex(tuple(0.35 * v + 0.65 for v in rgb)) if sum(rgb) > 0.6 else _hex((0.74, 0.74, 0.74))
 
 
-def convert(ps: PsMap, provinces: dict[str, dict], powers: list[str], name: str, k: float = 2.0,
+def convert(ps: PsMap, provinces: dict[str, dict], powers: list[str], name: str, k: float | None = None,
             fixes: dict | None = None, picture_width: float = 800.0, log=print) -> dict:
     """The ``geometry.json`` content for map ``name`` from ``ps``.
 
@@ -736,13 +738,13 @@ def convert(ps: PsMap, provinces: dict[str, dict], powers: list[str], name: str,
     def flip(p: Point) -> Point:
         return round(p[0] - x0, 2), round(y1 - p[1], 2)
 
-    raster = rasterise(ps, k)
+    raster = rasterise(ps, k or max(2.0, 1800 / size[0]))
     log(f"{name}: raster {raster.width}x{raster.height}")
     per_unit = size[0] / picture_width            # map units per picture unit
     sources = {up[c]: [flip(p) for p in pts] for c, pts in fixes.get("sources", {}).items()}   # flip is its own inverse
     lab = label_pixels(ps, raster, {up[c]: v["kind"] for c, v in provinces.items()}, min_radius=9 * per_unit,
                        sources=sources)
-    clean_specks(lab)
+    clean_specks(lab, area=10 * per_unit ** 2)
     back = {a: c for c, a in up.items()}
     lab.codes = [back[a] for a in lab.codes]
     for c, units in fixes.get("thicken", {}).items():
@@ -781,11 +783,11 @@ def convert(ps: PsMap, provinces: dict[str, dict], powers: list[str], name: str,
         out_prov[c] = entry
     fixed: dict[object, list[Point]] = {
         c: [tuple(e["label"])] + ([tuple(e["unit"])] if "unit" in e else []) for c, e in out_prov.items()}
-    pairs = border_pairs(lab)
+    pairs = border_pairs(lab, spacing=6.5 * per_unit, offset=2.3 * per_unit, radius=3.6 * per_unit)
     own = {q for pts in fixed.values() for q in pts}
     for c, pts in pairs.items():
         fixed.setdefault(c, []).extend(q for q in pts if q not in own)
-    extra, neutral = refine_seeds(lab, fixed)
+    extra, neutral = refine_seeds(lab, fixed, step=1.8 * per_unit, spacing=12.7 * per_unit, slack=2.7 * per_unit)
     for c, pts in pairs.items():
         (neutral if c is None else extra.setdefault(c, [])).extend(q for q in pts if q not in own)
     log(f"{name}: {sum(map(len, extra.values()))} seeds, {len(neutral)} neutral")
@@ -848,7 +850,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="folder of DPjudge's map files")
     ap.add_argument("--maps", type=Path, help="maps folder (default: the project's maps/)")
     ap.add_argument("--out", type=Path, help="output file (default: maps/NAME/geometry.json)")
-    ap.add_argument("--scale", type=float, default=2.0, help="raster pixels per map unit (default 2)")
+    ap.add_argument("--scale", type=float, help="raster pixels per map unit (default: 1800 pixels across, at least 2)")
     args = ap.parse_args(argv)
     table = json.loads(PICTURES.read_text(encoding="utf-8"))
     names = args.names or sorted(k for k in table if not k.startswith("_"))
