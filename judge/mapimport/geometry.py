@@ -704,6 +704,54 @@ def place_label(lab: Labels, code: str, unit: Point, box: tuple[float, float], a
 
 # ---- the whole conversion ---------------------------------------------------------------
 
+def _inside(p: Point, rings: list[list[Point]]) -> bool:
+    """Even-odd: ``p`` is inside an odd number of ``rings`` (on land, as drawn)."""
+    x, y = p
+    inside = False
+    for poly in rings:
+        for i in range(len(poly)):
+            (x1, y1), (x2, y2) = poly[i], poly[i - 1]
+            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                inside = not inside
+    return inside
+
+
+def _settle(lab: Labels, land: list[list[Point]], idx: int, p: Point, sea: bool, margin: float) -> Point:
+    """``p`` if the traced coastline puts it on the right side (land for a land
+    province, water for a sea), else the nearest pixel of province ``idx`` with
+    ``margin`` map units of the province around it that the coastline does."""
+    if _inside(p, land) != sea:
+        return p
+    r = lab.raster
+    w, n = r.width, r.width * r.height
+    m = max(1, int(margin * r.k))
+
+    def deep(i: int) -> bool:
+        x, y = i % w, i // w
+        return all(0 <= x + dx < w and 0 <= y + dy < r.height and lab.label[(y + dy) * w + x + dx] == idx
+                   for dx, dy in ((0, 0), (m, 0), (-m, 0), (0, m), (0, -m))) \
+            and _inside(lab.point(i), land) != sea
+    i = _near_pixel(r, p[0] + r.x0, r.y1 - p[1], deep, int(60 * r.k))
+    return tuple(round(v, 2) for v in lab.point(i)) if i is not None else p
+
+
+def _at_sea(lab: Labels, p: Point, margin: float) -> Point:
+    """``p`` (map units, y down) if it lies at sea, else the nearest point at sea
+    at least ``margin`` map units from land (a fleet on a coast drawn in the water)."""
+    r = lab.raster
+    w, n = r.width, r.width * r.height
+    if lab.cls[min(n - 1, int(p[1] * r.k) * w + int(p[0] * r.k))] == SEA:
+        return p
+    m = max(1, int(margin * r.k))
+
+    def open_sea(i: int) -> bool:
+        x, y = i % w, i // w
+        return all(0 <= x + dx < w and 0 <= y + dy < r.height and lab.cls[(y + dy) * w + x + dx] == SEA
+                   for dx, dy in ((0, 0), (m, 0), (-m, 0), (0, m), (0, -m)))
+    i = _near_pixel(r, p[0] + r.x0, r.y1 - p[1], open_sea, int(40 * r.k))
+    return tuple(round(v, 2) for v in lab.point(i)) if i is not None else p
+
+
 def _hex(rgb) -> str:
     return "#" + "".join(f"{round(max(0.0, min(1.0, v)) * 255):02x}" for v in rgb)
 
@@ -770,16 +818,18 @@ def convert(ps: PsMap, provinces: dict[str, dict], powers: list[str], name: str,
             label = tuple(fixes["labels"][c])
         else:
             label = place_label(lab, c, unit, (20 * per_unit, 10 * per_unit), avoid, 15 * per_unit)
+        sea = v["kind"] == "sea"
+        label = _settle(lab, land, idx, label, sea, 2 * per_unit)
         entry = {"label": [round(label[0], 2), round(label[1], 2)], **entry}
         if v["kind"] != "impassable":
-            entry["unit"] = list(unit)
+            entry["unit"] = list(_settle(lab, land, idx, unit, sea, 4 * per_unit))
         if v.get("coasts"):
             entry["coasts"] = {}
             for coast in v["coasts"]:
                 key = f"{up[c]}/{coast.upper()}"
                 if key not in ps.info:
                     raise PsError(f"{ps.path}: province {c}: no INFO point {key} for its coast")
-                entry["coasts"][coast] = list(flip(ps.info[key]))
+                entry["coasts"][coast] = list(_at_sea(lab, flip(ps.info[key]), 4 * per_unit))
         out_prov[c] = entry
     fixed: dict[object, list[Point]] = {
         c: [tuple(e["label"])] + ([tuple(e["unit"])] if "unit" in e else []) for c, e in out_prov.items()}

@@ -232,6 +232,7 @@ def _projection(d: dict, fail) -> Projection:
         size = d.get("size")
         if not (isinstance(size, list) and len(size) == 2 and all(isinstance(v, (int, float)) and v > 0 for v in size)):
             fail("projection.size", "must be [width, height], both positive")
+        _lenses(d, fail, "[x, y]")
     elif kind == "lonlat":
         b = d.get("bounds")
         if not (isinstance(b, list) and len(b) == 4 and all(isinstance(v, (int, float)) for v in b)
@@ -239,15 +240,20 @@ def _projection(d: dict, fail) -> Projection:
             fail("projection.bounds", "must be [west, south, east, north] with west < east, south < north")
         if not isinstance(d.get("parallel", 0), (int, float)) or not -80 <= d.get("parallel", 0) <= 80:
             fail("projection.parallel", "must be a latitude between -80 and 80")
-        lenses = d.get("lenses", [])
-        for i, f in enumerate(lenses if isinstance(lenses, list) else [None]):
-            if not (isinstance(f, dict) and isinstance(f.get("centre"), list) and len(f["centre"]) == 2
-                    and isinstance(f.get("radius"), (int, float)) and f["radius"] > 0
-                    and isinstance(f.get("magnify"), (int, float)) and 0 < f["magnify"] <= 4):
-                fail(f"projection.lenses[{i}]", "must be {\"centre\": [lon, lat], \"radius\": > 0, \"magnify\": above 0, at most 4}")
+        _lenses(d, fail, "[lon, lat]")
     else:
         fail("projection.type", "must be \"lonlat\" or \"plane\"")
     return Projection.from_dict(d, WIDTH)
+
+
+def _lenses(d: dict, fail, centre: str) -> None:
+    lenses = d.get("lenses", [])
+    for i, f in enumerate(lenses if isinstance(lenses, list) else [None]):
+        if not (isinstance(f, dict) and isinstance(f.get("centre"), list) and len(f["centre"]) == 2
+                and isinstance(f.get("radius"), (int, float)) and f["radius"] > 0
+                and isinstance(f.get("magnify"), (int, float)) and 0 < f["magnify"] <= 4):
+            fail(f"projection.lenses[{i}]",
+                 f"must be {{\"centre\": {centre}, \"radius\": > 0, \"magnify\": above 0, at most 4}}")
 
 
 def _polygon(entry, key: str, point, fail) -> list[Point]:

@@ -147,7 +147,8 @@ class _Drawing:
         seas, lands = [], []
         for code, prov in self.map.provinces.items():
             d = _ring_path(geo.regions.get(code, ()))
-            title = f"<title>{escape(self._name(code))}</title>"
+            name = self._name(code)
+            title = f"<title>{escape(self.names.english.get(code, code) if name == code else name)}</title>"
             if prov.kind == "sea":
                 seas.append(f'<path class="province sea" data-province="{code}" d="{d}">{title}</path>')
                 continue
@@ -171,6 +172,8 @@ class _Drawing:
         )
 
     def _name(self, code: str) -> str:
+        """The province's name in the picture's language; its code when a map has no
+        Chinese name for it."""
         if self.lang == "en":
             return self.names.english.get(code, code)
         return self.own.get("provinces", {}).get(code) or self.names.chinese[code][0 if self.lang == "zh-hans" else 1]
@@ -179,7 +182,9 @@ class _Drawing:
         out = []
         for code, prov in self.map.provinces.items():
             x, y = self.geo.label[code]
-            text = self.names.abbr.get(code, code.capitalize()) if self.lang == "en" else self._name(code)
+            text = self._name(code) if self.lang != "en" else code
+            if text == code:     # English, or a map without Chinese names: the abbreviation
+                text = self.names.abbr.get(code, code.capitalize())
             style = ' class="label sea" fill="#2d5878" font-style="italic"' if prov.kind == "sea" else ' class="label"'
             out.append(f'<text{style} data-province="{code}" x="{_f(x)}" y="{_f(y)}">{escape(text)}</text>')
         size = 9
