@@ -9,7 +9,8 @@ Two kinds (the ``projection`` section of ``geometry.json``, ``maps/README.md``):
   latitude), so crowded regions get room; then scaled so ``bounds`` (west,
   south, east, north) span the picture width.
 - ``"plane"``: points are ``[x, y]`` in a drawing of ``size`` = [w, h] units,
-  y down; only scaled to the picture width.
+  y down; optional lenses as above (``centre`` [x, y], ``radius`` in drawing
+  units), then scaled to the picture width.
 """
 
 from __future__ import annotations
@@ -48,10 +49,10 @@ class Projection:
 
     @classmethod
     def from_dict(cls, d: dict, width: float) -> "Projection":
+        lenses = tuple((tuple(f["centre"]), f["radius"], f["magnify"]) for f in d.get("lenses", ()))
         if d["type"] == "plane":
             w, h = d["size"]
-            return cls("plane", (0.0, 0.0, w, h), width)
-        lenses = tuple((tuple(f["centre"]), f["radius"], f["magnify"]) for f in d.get("lenses", ()))
+            return cls("plane", (0.0, 0.0, w, h), width, lenses=lenses)
         return cls("lonlat", tuple(d["bounds"]), width, d.get("parallel", 0.0), lenses)
 
     def _plane(self, p: Point) -> Point:
@@ -60,7 +61,7 @@ class Projection:
         A lens maps distance r from its centre to R*g(r/R) with g(t) = t + (m-1)t(1-t)^2:
         m times larger at the centre, g(1) = 1 and g'(1) = 1 at the rim (no seam),
         and one-to-one for 0 < m <= 4 (m < 1 shrinks)."""
-        x, y = p[0] * self.k, -p[1]
+        x, y = (p[0] * self.k, -p[1]) if self.kind == "lonlat" else p
         for (cx, cy), radius, m in self.lenses:
             dx, dy = x - cx, y - cy
             r = math.hypot(dx, dy)
@@ -71,8 +72,5 @@ class Projection:
         return x, y
 
     def __call__(self, p: Point) -> Point:
-        if self.kind == "lonlat":
-            x, y = self._plane(p)
-        else:
-            x, y = p
+        x, y = self._plane(p)
         return (x - self.origin[0]) * self.scale, (y - self.origin[1]) * self.scale
