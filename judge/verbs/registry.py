@@ -138,7 +138,7 @@ VERBS: tuple[Verb, ...] = (
          usage=N_('VARIANTS'),
          help=(N_('VARIANTS                    (or HELP VARIANTS) the variants a game can be\n'
                   '                            created on: powers, players, supply centres to\n'
-                  '                            win, designer. CREATE GAME PASSWORD variant=NAME'),),
+                  '                            win, designer. CREATE GAME PASSWORD variant=ancmed'),),
          reads=('catalogue',)),
     Verb('list', 'anyone', anyone.list_games, en=('LIST',), zh=('列表', '查看'),
          usage=N_('LIST [GAME]'),
