@@ -243,7 +243,8 @@ def label_pixels(ps: PsMap, r: Raster, provinces: dict[str, str], min_radius: fl
     ``land``, ``coastal``, ``sea`` or ``impassable``). Land and sea colours are
     those under the provinces' INFO points; dark pixels and pixels of colours
     found nowhere else are lines (borders, rivers, arrows); other colours
-    covering a larger area count as land (ice, mountains). Each province grows
+    covering a larger area count as land (ice, mountains); an impassable
+    province drawn as enclosed water (a lake) is made land. Each province grows
     from its INFO point over pixels of its class (4-neighbours, all at once, so
     two provinces with no border drawn between them split the area); lines are
     then given to the nearest class and province; islands too small for a unit
@@ -272,6 +273,19 @@ def label_pixels(ps: PsMap, r: Raster, provinces: dict[str, str], min_radius: fl
     label = [-1] * n
     queue: deque[int] = deque()
     seeds = []
+    w = r.width
+    for code in codes:               # an impassable body of water (Youngstown's Caspian) is drawn as land
+        i = _near_pixel(r, *ps.info[code], lambda j: cls[j] != LINE, 6)
+        if provinces[code] == "impassable" and i is not None and cls[i] == SEA:
+            lake, todo = {i}, deque([i])
+            while todo and len(lake) < n // 20:
+                for j in _around(todo.popleft(), w, n):
+                    if cls[j] == SEA and j not in lake:
+                        lake.add(j)
+                        todo.append(j)
+            if len(lake) < n // 20:
+                for j in lake:
+                    cls[j] = LAND
     for idx, code in enumerate(codes):
         want = SEA if provinces[code] == "sea" else LAND
         i = _near_pixel(r, *ps.info[code], lambda j: cls[j] == want and label[j] < 0, int(30 * r.k))
@@ -286,7 +300,6 @@ def label_pixels(ps: PsMap, r: Raster, provinces: dict[str, str], min_radius: fl
                 raise PsError(f"{ps.path}: province {code}: no free pixel of its class near source ({x}, {y})")
             label[j] = idx
             queue.append(j)
-    w = r.width
     _grow(queue, label, cls, w, n)
     _enlarge_islands(r, codes, provinces, cls, label, seeds, min_radius)
     # lines: first the class of the nearest classed pixel, then the province
@@ -422,10 +435,10 @@ def thicken(lab: Labels, code: str, units: float) -> None:
                 queue.append(j)
 
 
-def trace_land(lab: Labels, min_area: float = 4.0, tolerance: float = 0.8) -> list[list[Point]]:
+def trace_land(lab: Labels, min_area: float = 4.0, tolerance: float = 1.2) -> list[list[Point]]:
     """The boundary between LAND and other pixels as closed rings in map units
     (x right, y down from the top edge), simplified (Douglas-Peucker, ``tolerance``
-    pixels); filled even-odd together they are the land. Rings enclosing less than
+    pixels) and their pixel steps rounded off (one pass of Chaikin's corner cutting); filled even-odd together they are the land. Rings enclosing less than
     ``min_area`` square map units are dropped."""
     r = lab.raster
     w, h = r.width, r.height
@@ -463,8 +476,18 @@ def trace_land(lab: Labels, min_area: float = 4.0, tolerance: float = 0.8) -> li
             continue
         simple = _simplify_ring(ring, tolerance)
         if len(simple) >= 3:
-            rings.append([(x / r.k, y / r.k) for x, y in simple])
+            rings.append([(x / r.k, y / r.k) for x, y in _chaikin(simple)])
     return rings
+
+
+def _chaikin(ring: list) -> list:
+    """One pass of Chaikin's corner cutting on a closed ring: each edge's points at
+    1/4 and 3/4."""
+    out = []
+    for i in range(len(ring)):
+        (ax, ay), (bx, by) = ring[i], ring[(i + 1) % len(ring)]
+        out += [(0.75 * ax + 0.25 * bx, 0.75 * ay + 0.25 * by), (0.25 * ax + 0.75 * bx, 0.25 * ay + 0.75 * by)]
+    return out
 
 
 def _area(ring) -> float:
@@ -514,20 +537,32 @@ class _Sites:
         self.buckets.setdefault((int(x // self.cell), int(y // self.cell)), []).append((x, y, owner))
         self.count += 1
 
-    def nearest(self, x: float, y: float):
-        cx, cy = int(x // self.cell), int(y // self.cell)
+    def nearest(self, x: float, y: float, limit: float = math.inf):
+        """``(owner, squared distance)`` of the nearest point, or ``(None, inf)`` when
+        none is nearer than ``limit`` (a squared distance) or there is none."""
         best, owner = math.inf, None
+        if self.count <= 64:                  # few points: look at each
+            for pts in self.buckets.values():
+                for sx, sy, o in pts:
+                    d = (sx - x) ** 2 + (sy - y) ** 2
+                    if d < best:
+                        best, owner = d, o
+            return (owner, best) if best < limit else (None, math.inf)
+        cx, cy = int(x // self.cell), int(y // self.cell)
         ring = 0
-        while True:
+        reach = min(limit, 4e12)
+        while self.count:
             for gx in range(cx - ring, cx + ring + 1):
                 for gy in (range(cy - ring, cy + ring + 1) if gx in (cx - ring, cx + ring) else (cy - ring, cy + ring)):
                     for sx, sy, o in self.buckets.get((gx, gy), ()):
                         d = (sx - x) ** 2 + (sy - y) ** 2
                         if d < best:
                             best, owner = d, o
-            if best <= (ring * self.cell) ** 2 or ring > 200:
-                return owner, best
+            edge = (ring * self.cell) ** 2
+            if best <= edge or edge > reach or ring > 400:
+                break
             ring += 1
+        return (owner, best) if best < limit else (None, math.inf)
 
 
 def near_borders(lab: Labels, reach: float) -> bytearray:
@@ -617,7 +652,7 @@ def refine_seeds(lab: Labels, fixed: dict[object, list[Point]], step: float = 2.
     ``({code: [extra points]}, [neutral points])``."""
     r = lab.raster
     w = r.width
-    planes = {LAND: _Sites(), SEA: _Sites()}
+    planes = {LAND: _Sites(cell=3 * spacing), SEA: _Sites(cell=3 * spacing)}
     sea_of = {}
     grid = []
     near = near_borders(lab, slack)
@@ -638,22 +673,33 @@ def refine_seeds(lab: Labels, fixed: dict[object, list[Point]], step: float = 2.
                 c = SEA if sea_of.get(code) else LAND
             planes[c].add(x, y, code)
             taken.add((round(x, 3), round(y, 3)))
+    # each grid point's nearest point so far: [owner, squared distance]; a round
+    # only looks at the points it added, nearer than the best so far
+    best = [list(planes[c].nearest(x, y)) for x, y, c, _o in grid]
     extra: dict[str, list[Point]] = {}
     neutral: list[Point] = []
     for _ in range(rounds):
-        wrong = [(x, y, c, o) for x, y, c, o in grid if planes[c].nearest(x, y)[0] != o]
+        wrong = [g for g, b in zip(grid, best) if b[0] != g[3] or b[1] == math.inf]
         if len(wrong) <= tolerance * len(grid):
             break
-        added = _Sites(cell=spacing)
+        added = {LAND: _Sites(cell=3 * spacing), SEA: _Sites(cell=3 * spacing)}
         for x, y, c, o in wrong:
             if (round(x, 3), round(y, 3)) in taken:
                 continue
-            if added.count and added.nearest(x, y)[1] < spacing * spacing:
+            if added[LAND].nearest(x, y, spacing * spacing)[1] < math.inf \
+                    or added[SEA].nearest(x, y, spacing * spacing)[1] < math.inf:
                 continue
-            added.add(x, y, o)
+            added[c].add(x, y, o)
             taken.add((round(x, 3), round(y, 3)))
             planes[c].add(x, y, o)
             (neutral if o is None else extra.setdefault(o, [])).append((x, y))
+        if not (added[LAND].count or added[SEA].count):
+            break
+        for (x, y, c, _o), b in zip(grid, best):
+            if added[c].count:
+                o2, d2 = added[c].nearest(x, y, b[1])
+                if d2 < b[1]:
+                    b[0], b[1] = o2, d2
     return extra, neutral
 
 
@@ -786,7 +832,7 @@ def convert(ps: PsMap, provinces: dict[str, dict], powers: list[str], name: str,
     def flip(p: Point) -> Point:
         return round(p[0] - x0, 2), round(y1 - p[1], 2)
 
-    raster = rasterise(ps, k or max(2.0, 1800 / size[0]))
+    raster = rasterise(ps, k or max(2.0, 1000 / size[0]))
     log(f"{name}: raster {raster.width}x{raster.height}")
     per_unit = size[0] / picture_width            # map units per picture unit
     sources = {up[c]: [flip(p) for p in pts] for c, pts in fixes.get("sources", {}).items()}   # flip is its own inverse
@@ -837,7 +883,8 @@ def convert(ps: PsMap, provinces: dict[str, dict], powers: list[str], name: str,
     own = {q for pts in fixed.values() for q in pts}
     for c, pts in pairs.items():
         fixed.setdefault(c, []).extend(q for q in pts if q not in own)
-    extra, neutral = refine_seeds(lab, fixed, step=1.8 * per_unit, spacing=12.7 * per_unit, slack=2.7 * per_unit)
+    extra, neutral = refine_seeds(lab, fixed, step=3 * per_unit, spacing=12.7 * per_unit, slack=2.7 * per_unit,
+                                  rounds=12)
     for c, pts in pairs.items():
         (neutral if c is None else extra.setdefault(c, [])).extend(q for q in pts if q not in own)
     log(f"{name}: {sum(map(len, extra.values()))} seeds, {len(neutral)} neutral")
@@ -900,7 +947,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="folder of DPjudge's map files")
     ap.add_argument("--maps", type=Path, help="maps folder (default: the project's maps/)")
     ap.add_argument("--out", type=Path, help="output file (default: maps/NAME/geometry.json)")
-    ap.add_argument("--scale", type=float, help="raster pixels per map unit (default: 1800 pixels across, at least 2)")
+    ap.add_argument("--scale", type=float, help="raster pixels per map unit (default: 1000 pixels across, at least 2)")
     args = ap.parse_args(argv)
     table = json.loads(PICTURES.read_text(encoding="utf-8"))
     names = args.names or sorted(k for k in table if not k.startswith("_"))

@@ -197,6 +197,9 @@ def build_geometry(game_map: Map, data: dict, source: str = "<geometry>", borrow
         seeds[code] = own
     neutral = [point(s, f"neutral[{i}]") for i, s in enumerate(_list(data, "neutral", fail))]
 
+    if proj.kind == "plane" and proj.lenses:      # a lens bends straight coasts: project them finely
+        step = (proj.origin[0] + proj.width / proj.scale) / 250      # a 250th of the drawing's width
+        land, water = tuple(_dense(p, step) for p in land), tuple(_dense(p, step) for p in water)
     land_xy = tuple(tuple(map(proj, poly)) for poly in land)
     water_xy = tuple(tuple(map(proj, poly)) for poly in water)
     label_xy = {k: proj(p) for k, p in label.items()}
@@ -290,6 +293,16 @@ def _regions(game_map: Map, seeds: dict[str, list[Point]], neutral: list[Point],
                 sites.append(q)
                 owners.append(code)
         out.update(voronoi.regions(sites, owners, box))
+    return out
+
+
+def _dense(poly: list[Point], step: float) -> list[Point]:
+    """``poly`` with points added so no edge is longer than ``step``."""
+    out = []
+    for i, a in enumerate(poly):
+        b = poly[(i + 1) % len(poly)]
+        n = max(1, math.ceil(math.dist(a, b) / step))
+        out += [(a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n) for k in range(n)]
     return out
 
 

@@ -10,7 +10,8 @@ Two kinds (the ``projection`` section of ``geometry.json``, ``maps/README.md``):
   south, east, north) span the picture width.
 - ``"plane"``: points are ``[x, y]`` in a drawing of ``size`` = [w, h] units,
   y down; optional lenses as above (``centre`` [x, y], ``radius`` in drawing
-  units), then scaled to the picture width.
+  units), the box widened to hold its edges as the lenses bulge them, then
+  scaled to the picture width.
 """
 
 from __future__ import annotations
@@ -42,6 +43,12 @@ class Projection:
             y1 = self._plane((mid_lon, south))[1]
         else:
             x0, y0, x1, y1 = bounds   # the drawing's box, y down
+            if self.lenses:           # widened to hold the box's edges as the lenses bulge them
+                edge = [(x0 + (x1 - x0) * i / 200, y) for i in range(201) for y in (y0, y1)]
+                edge += [(x, y0 + (y1 - y0) * i / 200) for i in range(201) for x in (x0, x1)]
+                moved = [self._plane(p) for p in edge]
+                x0, y0 = min(x0, *(p[0] for p in moved)), min(y0, *(p[1] for p in moved))
+                x1, y1 = max(x1, *(p[0] for p in moved)), max(y1, *(p[1] for p in moved))
         self.origin = (x0, y0)
         self.scale = width / (x1 - x0)
         self.width = width

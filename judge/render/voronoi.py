@@ -74,7 +74,12 @@ def cells(sites: list[Point], box: tuple[float, float, float, float]):
             for d, j in sorted(near):
                 if d > 2 * reach:
                     break   # this and all farther sites' bisectors miss the cell
-                poly, tags = _clip(poly, tags, s, sites[j], j)
+                o = sites[j]
+                nx, ny = o[0] - s[0], o[1] - s[1]
+                c = (nx * (s[0] + o[0]) + ny * (s[1] + o[1])) / 2
+                if all(nx * px + ny * py <= c for px, py in poly):
+                    continue   # the bisector misses the cell
+                poly, tags = _clip(poly, tags, s, o, j)
                 reach = max(math.dist(s, v) for v in poly) if poly else 0.0
             # every site not yet seen is at least ring * size away (outside this ring)
             if ring * size > 2 * reach or (cx - ring < 0 and cy - ring < 0 and cx + ring >= nx and cy + ring >= ny):
