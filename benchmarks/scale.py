@@ -13,8 +13,9 @@ as a process (embedded SMTP in, Maildir out; the embedded default
 ``auth = "password"``) and this prints, per N:
 
 - ``ready``: ``judge serve`` start to its "reading" log line (s);
-- ``1st ms``: CPU per mail of a player's first order mail (its password's
-  scrypt check, cached from then on);
+- ``1st ms``: CPU of a first order mail of each power (its password's
+  scrypt check, cached from then on; the copies share each power's hash,
+  so one mail a power is measured);
 - ``cpu/mail``: the daemon's CPU time (user + system, /proc) per order mail
   (``SIGNON game password``, then moves and supports for every unit), over
   paced mails of players who signed on before (ms);
@@ -180,11 +181,15 @@ def drive(judge: Judge, texts: dict, mails: int, burst: int, rng: random.Random)
     out: dict = {}
     pairs = sorted(texts)
     chosen = [rng.choice(pairs) for _ in range(mails)]
-    first = sorted(set(chosen))
+    # a first sign-on pays the scrypt check of its password: the copies share each power's hash
+    # (scalefill), so only the first mail of each power is measured; the others warm up unmeasured
+    first = list({power: (game, power) for game, power in sorted(set(chosen), reverse=True)}.values())
     cpu0 = judge.cpu()
-    for game, power in first:               # each player's first sign-on: the scrypt check of its password
+    for game, power in first:
         send_one(judge, order_mail(game, power, texts[(game, power)]), b"has an order")
     out["first"] = (judge.cpu() - cpu0) / len(first) * 1000
+    for game, power in sorted(set(chosen) - set(first)):
+        send_one(judge, order_mail(game, power, texts[(game, power)]), b"has an order")
     lat, smtp_ms = [], []
     cpu0 = judge.cpu()
     with smtplib.SMTP("127.0.0.1", judge.port, local_hostname="bench.example") as s:
