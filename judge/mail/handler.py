@@ -17,7 +17,9 @@ keeps to reading the mail and answering it:
   command are orders (handed to the ``orders`` verb before the next command);
   a press block (``PRESS``/``BROADCAST`` ... ``ENDPRESS``) goes whole to the
   ``press`` verb; other lines are answered as not a command (at most
-  :data:`MAX_NOISE`), or noted as talk;
+  :data:`MAX_NOISE`), or noted as talk; after a SIGNON that failed, no
+  line is read but a SIGNON (the answer says how many were not), so the
+  lines meant for one game never act on the game signed on before;
 - **budgets** (``[limits]``): seconds a mail may take, command and order
   lines, characters a line, lines with a password (:data:`MAX_PASSWORD_LINES`);
 - **identity**: the asker is the address in ``From`` (``Reply-To`` is only
@@ -86,6 +88,7 @@ class _Reading:
     secrets: set[str] = field(default_factory=set)       # passwords in this mail: masked in replies
     password_lines: int = 0                              # lines with a password read so far
     tagged: int = 0                                      # results up to here carry their copies
+    skipped: int = 0                                     # lines not read after a failed SIGNON
 
 
 class MailHandler:
@@ -114,6 +117,11 @@ class MailHandler:
         while i < len(lines):
             line, i = clean_line(lines[i]), i + 1
             if not line.strip():
+                continue
+            if s.skipping and not _is_signon(line):      # after a failed SIGNON: only a SIGNON is read
+                end = _after_press(lines, i - 1) if is_press_start(line) else i
+                r.skipped += sum(1 for skipped in lines[i - 1:end] if skipped.strip())
+                i = end
                 continue
             if until is not None and time.monotonic() > until:      # this mail must not hold the others up
                 self._out_of_time(s, r, lines, i - 1, budget)
@@ -168,6 +176,8 @@ class MailHandler:
             if s.stop:
                 break
         self._orders(s, r)
+        if r.skipped:
+            r.notes.append(f"signon_failed:{r.skipped}")
         r.secrets |= s.checked
         for name in sorted(s.dirty):
             save_game(s.db, s.games[name])
@@ -372,6 +382,11 @@ class MailHandler:
                 res["report"] = "sent" if res is told[-1] else "with_last"
         # a setting such as join_password=... reaches every player: never its value
         return [dataclasses.replace(x, context=mask(x.context, r.secrets)) for x in out] if r.secrets else out
+
+
+def _is_signon(line: str) -> bool:
+    cmd = read_command(line)
+    return cmd is not None and cmd.name == "signon"
 
 
 def _after_press(lines: list[str], i: int) -> int:

@@ -50,12 +50,13 @@ import os
 import threading
 import time
 from dataclasses import dataclass
-from email import policy
 from email.parser import BytesHeaderParser
 from email.utils import parseaddr
 from pathlib import Path
 
-_HEADER_PARSER = BytesHeaderParser(policy=policy.default)
+from .policies import DEFAULT
+
+_HEADER_PARSER = BytesHeaderParser(policy=DEFAULT)
 
 
 def message_key(raw: bytes) -> str:

@@ -77,7 +77,6 @@ import threading
 import time
 import traceback
 from datetime import datetime, timedelta, timezone
-from email import policy
 from email.parser import BytesHeaderParser
 from email.utils import parseaddr
 from typing import Callable
@@ -88,6 +87,7 @@ from .compose import compose, message_id_for
 from .fairness import DIGEST, UNREAD, WINDOW, FairQueue
 from .message import InboundMail, read_mail
 from .pictures import Rasters, mail_parts, warm_pictures
+from .policies import DEFAULT
 from .render import render
 from .spool import Spool, SpoolEntry
 from .staging import Staging
@@ -105,11 +105,9 @@ IDLE_SYNC = 0.3
 """Seconds after a commit an idle worker makes its files durable (the store's
 journal covers a power cut until then; see :class:`judge.storage.Store`)."""
 
-PRUNE_SHARDS = 16
-"""Ledger shards pruned in one housekeeping round (all of them within a day)."""
-
-PRUNE_EVERY = 86400.0
-"""Seconds between two prunings of the ledger."""
+PRUNE_EVERY = 3600.0
+"""Seconds between two prunings of the ledger (each drops the weeks past
+``ledger_days`` and deletes the hour's entries that came of age)."""
 
 DIGEST_ANSWERS = 15
 """Answers a digest holds in full (the others it counts)."""
@@ -155,7 +153,6 @@ class Worker:
         self.max_deaths = max_deaths
         self.ledger_days = ledger_days
         self._next_prune = 0.0                  # monotonic time of the next ledger pruning round
-        self._prune_shard = 0                   # the ledger shard it starts with
         self.clock, self.ack, self.send = clock, ack, send
         self.timekeeper, self.changed = timekeeper, changed
         self.reading = reading or {}            # read_mail's limits= and markers= (the config's)
@@ -723,12 +720,11 @@ class Worker:
 
     # ---- housekeeping ----------------------------------------------------------
     def housekeeping(self) -> None:
-        """Resend requests now; a few ledger shards pruned each round, every
-        shard once every :data:`PRUNE_EVERY` seconds."""
+        """Resend requests now; the ledger pruned every :data:`PRUNE_EVERY` seconds."""
         self.resend()
         if time.monotonic() >= self._next_prune:
-            self._next_prune = time.monotonic() + PRUNE_EVERY * PRUNE_SHARDS / self.store.shards("ledger")
-            self.prune_ledger(PRUNE_SHARDS)
+            self._next_prune = time.monotonic() + PRUNE_EVERY
+            self.prune_ledger()
 
     def resend(self) -> list[str]:
         """Do the ``judge spool resend`` requests: each failed outgoing mail named
@@ -757,31 +753,17 @@ class Worker:
         self.send(rows)
         return [r["id"] for r in rows]
 
-    def prune_ledger(self, shards: int | None = None) -> int:
-        """Remove ledger entries older than ``ledger_days`` (0: keep them all)
-        from the next ``shards`` shards of the ledger (None: all of them);
+    def prune_ledger(self) -> int:
+        """Remove ledger entries older than ``ledger_days`` (0: keep them all):
+        whole weeks dropped (:meth:`judge.storage.Store.expire_ledger`);
         returns how many went."""
         if not self.ledger_days:
             return 0
-        cutoff = self.clock() - timedelta(days=self.ledger_days)
-        total = self.store.shards("ledger")
-        picked = [(self._prune_shard + i) % total for i in range(min(shards or total, total))]
-        self._prune_shard = (picked[-1] + 1) % total
-        old = []
-        for key, doc in (item for shard in picked for item in self.store.keys("ledger", shard).items()):
-            try:
-                at = datetime.fromisoformat(doc.get("at", ""))
-            except (TypeError, ValueError):
-                continue
-            if at.tzinfo is not None and at < cutoff:
-                old.append(key)
-        if old:
-            with self.store.transaction() as tx:
-                for key in old:
-                    tx.delete("ledger", key)
-            log.info("ledger: %d entr%s older than %g days removed", len(old), "y" if len(old) == 1 else "ies",
+        gone = self.store.expire_ledger((self.clock() - timedelta(days=self.ledger_days)).timestamp())
+        if gone:
+            log.info("ledger: %d entr%s older than %g days removed", gone, "y" if gone == 1 else "ies",
                      self.ledger_days)
-        return len(old)
+        return gone
 
     # ---- sender reports --------------------------------------------------------
     def record_reports(self, reports: list[tuple]) -> None:
@@ -817,7 +799,7 @@ class Worker:
         self.send(notice_rows)
 
 
-_HEADERS = BytesHeaderParser(policy=policy.default)
+_HEADERS = BytesHeaderParser(policy=DEFAULT)
 
 
 def _headers_only(entry: SpoolEntry) -> InboundMail:
