@@ -210,3 +210,15 @@ def test_fuzzed_mails_with_far_dates_and_malformed_signons_raise_nothing_and_lea
     assert not [r.getMessage() for r in caplog.records if "failed" in r.getMessage() or r.exc_info]
     shunted = tmp_path / "spool" / "shunt"
     assert not (shunted.exists() and any(shunted.iterdir()))           # nothing set aside
+
+
+def test_a_password_after_a_damaged_sign_on_word_or_in_a_compatibility_form_is_masked():
+    """Cases the 20,000-mail fuzz found (benchmarks/fuzz.py, seed 8): a sign-on
+    word with a character in it, a combining mark before the game, a 登录
+    damaged to 登, a password written with ① (read as 1)."""
+    from judge.mail.masking import mask
+
+    assert "frpass1" not in mask("SIGNO❻N \u0301fz frpass1", set())
+    assert "rupass1" not in mask("登fJkfz rupass1", set())
+    assert "farpass2" not in mask("CREATE far2 ①farpass2 end_at=0001-01-01T00:00", {"1farpass2"})
+    assert mask("登陆 Brest A Par", set()) == "登陆 Brest A Par"          # nothing else is masked
