@@ -10,7 +10,9 @@ from a game set up by mail in this process (the GM's ``CREATE``, seven
 clock running, and a ledger of ``--ledger-days`` days (6.7 entries per game
 and day: 6 M rows for 10,000 games in 90 days). Then ``judge serve`` runs
 as a process (embedded SMTP in, Maildir out; the embedded default
-``auth = "password"``) and this prints, per N:
+``auth = "password"``; no per-sender bound: a benchmark's players send
+far more than 5 mails a minute, which the judge would answer with a
+digest) and this prints, per N:
 
 - ``ready``: ``judge serve`` start to its "reading" log line (s);
 - ``1st ms``: CPU of a first order mail of each power (its password's
@@ -84,6 +86,9 @@ transport = "smtp"
 port = {port}
 [outbound]
 transport = "maildir"
+[senders]
+answered_per_minute = 100000
+read_per_minute = 100000
 [log]
 level = "INFO"
 file = "{folder / 'judge.log'}"
