@@ -132,6 +132,8 @@ BAD = [
     (["AMEND QQQ ABUTS NTH"], 2, "no earlier terrain line"),
     (["WATER NTH ABUTS -EDI"], 2, "only on an AMEND line"),
     (["Quux = qux", "LAND QUX"], 3, "inland province no army"),
+    (["Quux = qux", "COAST QUX ABUTS Bur", "AMEND BUR ABUTS Qux"], 3, "a coast no fleet can enter"),
+    (["PRUSSIA (PRUSSIAN)"], 2, "PRUSSIA has no home centres"),
 ]
 
 

@@ -59,25 +59,39 @@ _TRIM = "\"'“”‘’「」()[]<>.,;!?。，；！？*"
 _QUICK = re.compile(r"(?i)sign|log|join|create|pass|pw|replace|登|簽|签|加入|创建|創建|建立|密|sing|sgin|sino")
 
 
+_PARTIAL_SIGN_ZH = ("登", "签", "簽")
+"""The first character of a Chinese sign-on word, left alone when the rest of the word was damaged."""
+_CJK_THEN_LATIN = re.compile(r"(?<=[登签簽])(?=[A-Za-z0-9])")
+
+
 def _tokens(line: str) -> list[str]:
     text = unicodedata.normalize("NFKC", line)
     text = _KEYWORDS.sub(r" \1 ", text)
+    text = _CJK_THEN_LATIN.sub(" ", text)          # 登fz pw: a damaged 登录 glued to the game
     words = [w.strip(_TRIM).rstrip(":：=") for w in text.split()]
     return [w for w in words if w and w not in ("-", "—", ">")]
 
 
+def _letters(word: str) -> str:
+    """The Latin letters of ``word``, upper case: a command word with an emoji,
+    a digit or a replacement character in it (``😀SIGNON``, ``S٣IGNON``) is still read as one."""
+    return re.sub(r"[^A-Z]", "", word.upper())
+
+
 def _is_sign(word: str) -> bool:
     w = word.upper().replace("-", "").replace("_", "")
-    if w in _SIGN_EN or word in _SIGN_ZH:
+    if w in _SIGN_EN or word in _SIGN_ZH or word in _PARTIAL_SIGN_ZH:
         return True
-    return len(w) >= 5 and w.isalpha() and bool(difflib.get_close_matches(w, _SIGN_EN, n=1, cutoff=0.75))
+    w = _letters(word)
+    return len(w) >= 5 and bool(difflib.get_close_matches(w, _SIGN_EN, n=1, cutoff=0.75))
 
 
 def _is_lead(word: str) -> bool:
     w = word.upper()
     if w in _LEAD_EN or word in _LEAD_ZH:
         return True
-    return len(w) >= 4 and w.isalpha() and bool(difflib.get_close_matches(w, _LEAD_EN, n=1, cutoff=0.8))
+    w = _letters(word)
+    return len(w) >= 4 and bool(difflib.get_close_matches(w, _LEAD_EN, n=1, cutoff=0.8))
 
 
 _GAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,32}")
@@ -90,7 +104,8 @@ def _after_game(words: list[str], k: int, glued_only: bool = False) -> str | Non
     if k >= len(words):
         return None
     parts = [p for p in _SEPARATORS.split(words[k]) if p]
-    if not parts or not _GAME.fullmatch(parts[0]):
+    # the game's name with what damage put in it (a combining mark, an emoji) left out
+    if not parts or not _GAME.fullmatch("".join(c for c in parts[0] if c.isascii() and (c.isalnum() or c in "_-"))):
         return None
     if len(parts) > 1:
         return parts[1]
@@ -172,7 +187,12 @@ def _masked(text: str, pattern) -> str:
         text = "\n".join(mask_line(x) for x in text.split("\n"))
     else:
         text = mask_line(text)
-    return pattern.sub(MASK, text) if pattern is not None else text
+    if pattern is None:
+        return text
+    text = pattern.sub(MASK, text)
+    # a password read from its compatibility form (①pw is read as 1pw): the line shown in the read form
+    normal = unicodedata.normalize("NFKC", text)
+    return pattern.sub(MASK, normal) if normal != text and pattern.search(normal) else text
 
 
 CODE_PARAMS = frozenset({"province", "destination", "origin", "location", "ordered", "named", "coasts",

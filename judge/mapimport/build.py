@@ -138,6 +138,9 @@ def build(text: MapText, name: str, title: str | None = None) -> Built:
     for key in terr:
         if "/" not in key and key in army_ok and key not in army and provinces[key.lower()]["type"] == "inland":
             raise terr[key].where.error(f"{terr[key].written}: an inland province no army can enter or leave")
+        if key in fleet_ok and key not in fleet and (("/" in key) or provinces[key.lower()]["type"] == "coastal"):
+            raise terr[key].where.error(f"{terr[key].written}: a coast no fleet can enter or leave "
+                                        "(write it LAND, or give it a fleet neighbour)")
 
     # ---- powers, centres, units ----------------------------------------------------
     powers = {k: p for k, p in text.powers.items() if not p.dummy}
@@ -151,6 +154,12 @@ def build(text: MapText, name: str, title: str | None = None) -> Built:
                 unowned.setdefault(h, p.where)
     if not powers:
         raise text.end.error("no powers left (a power line reads 'ENGLAND (ENGLISH) EDI LON LVP')")
+    if len(powers) > 34:
+        raise text.end.error(f"{len(powers)} powers: the judge plays at most 34")
+    if "BUILD_ANY" not in text.rules:
+        for k, p in powers.items():
+            if not p.homes:
+                raise p.where.error(f"{k} has no home centres (list them on its line, or RULE BUILD_ANY)")
     scs: dict[str, Where] = {}
     home_of: dict[str, str] = {}
     for k, p in powers.items():
@@ -320,6 +329,7 @@ def _names(text: MapText, m: dict, powers, keys, shown, classic: bool, notes: li
         for a in pl.ambiguous:
             ambiguous.setdefault(a, set()).add(code)
     _dedupe(provinces, notes, "place", codes=set(provinces))
+    _drop_unit_lookalikes(provinces, notes)
     coast_codes = sorted({c for e in m["provinces"].values() for c in e.get("coasts", ())})
     coasts = {c: base["coasts"][c] for c in coast_codes if c in base["coasts"]}
     for c in coast_codes:
@@ -343,6 +353,26 @@ def _dedupe(table: dict[str, dict], notes: list[str], what: str, codes: set[str]
         for a in e.get("aliases", ()):
             if len(owner.get(normalise_name(a), ())) > 1:
                 notes.append(f"{what} alias {a!r} of {key} dropped: it also names {', '.join(sorted(owner[normalise_name(a)] - {key}))}")
+            else:
+                keep.append(a)
+        e["aliases"] = keep
+
+
+def _drop_unit_lookalikes(table: dict[str, dict], notes: list[str]) -> None:
+    """Drop an alias that reads as a unit and another place (``aden``, Gulf of
+    Aden in Youngstown, is "A Den", an army in Denmark, once spaces are
+    ignored): the order reader would take the army for the gulf."""
+    names = {}
+    for key, e in table.items():
+        for w in [key, e.get("en", ""), *e.get("aliases", ())]:
+            names[normalise_name(w)] = key
+    for key, e in table.items():
+        keep = []
+        for a in e.get("aliases", ()):
+            n = normalise_name(a)
+            other = names.get(n[1:]) if n[:1] in ("a", "f") else None
+            if other is not None and other != key:
+                notes.append(f"place alias {a!r} of {key} dropped: it reads as {n[0].upper()} {other}")
             else:
                 keep.append(a)
         e["aliases"] = keep
