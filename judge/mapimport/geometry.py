@@ -642,7 +642,7 @@ def border_pairs(lab: Labels, spacing: float = 7.0, offset: float = 2.5,
 
 
 def refine_seeds(lab: Labels, fixed: dict[object, list[Point]], step: float = 2.0, spacing: float = 14.0,
-                 rounds: int = 30, tolerance: float = 0.004, slack: float = 3.0) -> tuple[dict[str, list[Point]], list[Point]]:
+                 rounds: int = 30, tolerance: float = 0.0015, slack: float = 3.0) -> tuple[dict[str, list[Point]], list[Point]]:
     """Extra seed points for each province (and neutral ones), in map units (y down),
     added round by round where the Voronoi partition of all points so far gives a
     grid point (every ``step`` map units) to the wrong province, at least
@@ -884,7 +884,7 @@ def convert(ps: PsMap, provinces: dict[str, dict], powers: list[str], name: str,
     for c, pts in pairs.items():
         fixed.setdefault(c, []).extend(q for q in pts if q not in own)
     extra, neutral = refine_seeds(lab, fixed, step=3 * per_unit, spacing=12.7 * per_unit, slack=2.7 * per_unit,
-                                  rounds=12)
+                                  rounds=16)
     for c, pts in pairs.items():
         (neutral if c is None else extra.setdefault(c, [])).extend(q for q in pts if q not in own)
     log(f"{name}: {sum(map(len, extra.values()))} seeds, {len(neutral)} neutral")
