@@ -74,8 +74,10 @@ from datetime import timedelta
 from typing import Callable
 
 from ..notation.lexicon import clean_line
+from ..storage.accounts import set_map_format
 from ..text.catalogue import N_
 from . import anyone, archive, ending, gm, keeper, orders, player
+from .choices import choose
 from .session import CommandLine, Session
 
 
@@ -162,6 +164,18 @@ VERBS: tuple[Verb, ...] = (
          usage=N_('SET NAMES house|standard'),
          help=(N_('SET NAMES house|standard    the names the judge writes you: the rule\n'
                   "                            texts' own spellings, or the standard ones"),),
+         changes=('accounts',)),
+    Verb('set_map', 'anyone',
+         choose(set_map_format, {'png': N_('Mails about games will show the map as a picture (PNG).'),
+                                 'svg': N_('Mails about games will show the map as SVG.'),
+                                 'none': N_('Mails about games will show no map.'),
+                                 'game': N_("Mails about games will show the map as each game's GM set it.")},
+                words={'图片': 'png', '圖片': 'png', '无': 'none', '無': 'none', '不要': 'none',
+                       '游戏': 'game', '遊戲': 'game'}),
+         en=('SET MAP',), zh=('设置地图', '設定地圖', '設置地圖'),
+         usage=N_('SET MAP png|svg|none|game'),
+         help=(N_('SET MAP png|svg|none|game   how mails about games show you the map (game:\n'
+                  "                            as the game's GM set it)"),),
          changes=('accounts',)),
     Verb('signoff', 'anyone', anyone.signoff, en=('SIGNOFF',), zh=('结束', '結束', '签退', '簽退'),
          help=(N_('SIGNOFF                     (or SIGN OFF) stop reading this mail here'),)),
