@@ -104,6 +104,7 @@ class Game(EndOfGame):
     observers: dict[str, str] = field(default_factory=dict)
     roster: tuple[Change, ...] = ()
     press: tuple[dict, ...] = ()
+    future: dict[str, dict[str, list]] = field(default_factory=dict)   # orders for later phases (.future)
 
     # ---- creating ----------------------------------------------------------------
     @classmethod
@@ -395,6 +396,7 @@ class Game(EndOfGame):
             "observers": dict(self.observers),
             "roster": [c.to_dict() for c in self.roster],
             "press": [dict(p) for p in self.press],
+            **({"future": self.future} if self.future else {}),
         }
 
     @classmethod
@@ -416,6 +418,7 @@ class Game(EndOfGame):
             observers=dict(data.get("observers", {})),
             roster=tuple(Change.from_dict(c) for c in data.get("roster", ())),
             press=tuple(dict(p) for p in data.get("press", ())),
+            future=dict(data.get("future", {})),
         )
 
 

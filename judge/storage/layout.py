@@ -47,6 +47,7 @@ SHARDS = {
     "judge": 1,          # the judge's own facts: its identity as `judge serve` last ran
     "refused": 1024,     # sender -> whether a mail of theirs ever did something (grows with spam; issue 12)
     "joins": 256,        # game -> the JOINs waiting for the GM's APPROVE or REJECT (approve=yes)
+    "diary": 256,        # game -> its powers' and GM's private notes (DIARY; shown to all after the end)
 }
 """Keyed tables and their shard counts: a lookup reads one shard, whose size
 stays small (a few hundred rows at the largest judges this is meant for)."""

@@ -40,11 +40,12 @@ def set_password(s: Session, cmd) -> None:
 
 
 def set_address(s: Session, cmd) -> None:
-    if len(cmd.args) != 1:
+    args = cmd.args or (s.asker.address,)        # njudge's SET ADDRESS alone: the address this mail is from
+    if len(args) != 1 or not args[0]:
         return s.usage(cmd)
-    new = _address(cmd.args[0])
+    new = _address(args[0])
     if new is None:
-        return s.error(cmd.line, "bad_address", text=cmd.args[0])
+        return s.error(cmd.line, "bad_address", text=args[0])
     game = s.game
     if s.power is None:
         gm = s.gm_row(game.name)
@@ -86,12 +87,15 @@ def set_nowait(s: Session, cmd) -> None:
 def set_absence(s: Session, cmd) -> None:
     game = s.game
     words = [w.upper() for w in cmd.args]
-    if "FROM" not in words or "TO" not in words:
+    if not words:
         return s.usage(cmd)
-    a, b = words.index("FROM"), words.index("TO")
+    # njudge's SET ABSENCE date [TO date] (FROM optional; one date: that day)
+    a = words.index("FROM") if "FROM" in words else -1
+    b = words.index("TO") if "TO" in words else len(words)
     tz = game.settings.deadlines.timezone
     start = s.time(cmd, " ".join(cmd.args[a + 1:b]), "SET ABSENCE")
-    end = start and s.time(cmd, " ".join(cmd.args[b + 1:]), "SET ABSENCE", end_of_day=True)
+    last = " ".join(cmd.args[b + 1:]) if b < len(words) else " ".join(cmd.args[a + 1:b])
+    end = start and s.time(cmd, last, "SET ABSENCE", end_of_day=True)
     if end is None:
         return
     try:
