@@ -222,6 +222,8 @@ def test_diary_is_private_until_the_end_and_its_text_is_no_orders(judge):
     judge.mail(GM, "SIGNON g gmsecret\nEND\n")
     text = answer(judge, "fan@example.net", "DIARY g\n")
     assert "France:" in text and "A Par - Bur is my plan" in text
+    text = answer(judge, "fan@example.net", "SUMMARY g\n")          # in the archive after the game
+    assert 'The diaries of game "g":' in text and "A Par - Bur is my plan" in text
     text = answer(judge, F, "SIGNON g pw-france\nDIARY DELETE 1\n")
     assert "deleted" in text
 

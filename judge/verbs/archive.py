@@ -16,6 +16,7 @@ from ..game import GameError
 from ..game.future import read_phase
 from ..rules.phase import Phase
 from .session import MapShown, Session
+from .veterans import diaries
 
 
 def _archive_game(s: Session, cmd, args: list[str]):
@@ -49,6 +50,8 @@ def summary(s: Session, cmd) -> None:
         return
     s.last_game = game.name
     s.results.append({"kind": "archive", "line": cmd.line, "text": summary_text(game, s.language())})
+    if game.finished and s.db.get("diary", game.name):          # after the end the diaries are the archive's
+        s.results.append(dict(diaries(s, game, cmd.line), line=""))
 
 
 def map_picture(s: Session, cmd) -> None:

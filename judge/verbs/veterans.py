@@ -165,8 +165,14 @@ def _diary_archive(s: Session, cmd: CommandLine) -> None:
         return s.error(cmd.line, "no_such_game", game=cmd.args[0])
     if not game.finished:
         raise GameError("diary_private", game=game.name)
-    row = s.db.get("diary", game.name) or {}
     s.last_game = game.name
-    s.results.append({"kind": "diary", "line": cmd.line, "game": game.name, "map": game.map_name,
-                      "action": "archive", "writers": [(w, row[w]) for w in sorted(row)]})
+    s.results.append(diaries(s, game, cmd.line))
+
+
+def diaries(s: Session, game, line: str) -> dict:
+    """The result showing every diary entry of ``game`` (over), by writer:
+    DIARY GAME's answer, and SUMMARY's after the end (the archive)."""
+    row = s.db.get("diary", game.name) or {}
+    return {"kind": "diary", "line": line, "game": game.name, "map": game.map_name,
+            "action": "archive", "writers": [(w, row[w]) for w in sorted(row)]}
 
