@@ -432,10 +432,13 @@ def set_wait(game, power: str, wait: bool) -> None:
 def check_clock(game) -> None:
     """GameError with the real reason when ``game`` has no running clock: it
     is over (``game_over``), or still forming (``not_started``: free powers
-    named; START or every power taken starts it)."""
+    named; START or every power taken starts it; ``no_clock``: every power
+    is taken, START starts it)."""
     game.check_running()
     if not running(game):
         free = [p for p, pl in game.players.items() if not pl.addresses]
+        if not free:                     # every power taken, yet no clock: the GM starts it
+            raise GameError.of("no_clock", game=game.name)
         raise GameError.of("not_started", game=game.name, powers=free, map=game.map_name)
 
 

@@ -124,6 +124,7 @@ TEXTS: dict[str, str] = {
     "no_private_press": N_("this game has no private press: use BROADCAST"),
     "deadline_past": N_("the new deadline must be in the future"),
     "short_password": N_("a password has at least 4 characters: REPLACE POWER PASSWORD"),
+    "no_clock": N_("game %(game)s has no running clock: the GM starts it with START [DATE TIME]"),
     "not_started": N_("game %(game)s has not started: its clock starts when every power is taken (free: "
                       "%(powers)s), or when the GM sends START [DATE TIME]"),
     "forming_deadline": N_("game %(game)s is still forming (free: %(powers)s), and a deadline would start its "

@@ -40,7 +40,7 @@ NONE_WORDS = ("NONE", "无", "無")
 def _vote(s: Session, cmd, action: str, run) -> None:
     """A power's vote: ``run(game) -> detail``."""
     game = s.game
-    if s.gm:            # the GM entering a power's orders (BECOME) does not vote for it
+    if s.gm and s.asker.role != "keeper":     # the GM entering a power's orders (BECOME) does not vote for it
         raise GameError.of("gm_no_vote", power=s.power, map=game.map_name)
     was_over = game.finished
     before = game.ending.votes
