@@ -1,6 +1,8 @@
 """Differential test: our adjudicator against MILA's ``diplomacy`` engine on random games.
 
-Plays seeded random games on the standard map from Spring 1901 (orders drawn from
+Plays seeded random games on the standard map, or (``--variant NAME|all``) on
+each variant MILA's engine also ships (:data:`VARIANTS`), from the map's start
+phase (orders drawn from
 :func:`judge.rules.legal.possible_orders` with the order mix of
 ``benchmarks/adjudicate.py``: moves, holds, supports and convoys of orders actually
 given; retreats; builds, waives and too few removals, leaving the rest to civil
@@ -40,8 +42,10 @@ ignored instead of as differences, so the rest ("unexplained") stays meaningful.
     powers in civil disorder differ and each power loses as many.
 ``convoy``
     MILA rejects a convoy order when no chain of fleets now on the board links
-    the army to the destination ("IMPOSSIBLE CONVOY ORDER"); ``judge.rules.legal``
-    accepts a fleet in any sea on a route. Marked only when our result is the
+    the army to the destination ("IMPOSSIBLE CONVOY ORDER"), likewise an army's
+    move that needs such a chain ("UNIT CANNOT MOVE VIA CONVOY INTO
+    DESTINATION", seen on Ancient Mediterranean) and a support of that move;
+    ``judge.rules.legal`` accepts a fleet in any sea on a route, and the move. Marked only when our result is the
     same without those orders: a legality choice with no effect on the board (the
     fleet holds either way, DATC 4.E.1).
 
@@ -67,12 +71,14 @@ were run through both engines):
     MILA disrupts a convoy when the fleet is attacked by a move that is strong
     enough only with the support of the fleet's own power, so the fleet is not
     dislodged (6.D.12) yet the army does not move; a convoy fails only when the
-    fleet is dislodged (6.F.1-6.F.5).
+    fleet is dislodged (6.F.1-6.F.5). The army it carried stays where it is,
+    even when ordered ``via convoy`` into an adjacent province (seen on Fleet
+    Rome: MILA moves such an army over land only when no convoy is ordered).
 
 Usage::
 
-    python benchmarks/differential.py [--seed 1] [--games 10] [--years 10]
-        [--ignore all] [--show 3] [--rules datc] [--dump diffs.json]
+    python benchmarks/differential.py [--variant standard|fva|...|all] [--seed 1]
+        [--games 10] [--years 10] [--ignore all] [--show 3] [--rules datc] [--dump diffs.json]
 
 Requires ``pip install diplomacy``. Prints the counts, the first ``--show``
 differences in full and the median time per movement phase of each engine
@@ -153,11 +159,18 @@ def mila_order(order) -> str:
     raise TypeError(f"no MILA notation for {order!r}")
 
 
-def mila_game(pos: Position) -> "Game":
-    """A fresh MILA game set to ``pos``: phase, units, SC owners; in a retreat phase
-    the dislodged units with *our* retreat options (compared at the movement phase)."""
-    game = Game()
-    game.set_current_phase(pos.phase)
+def mila_phase(phase: str) -> str:
+    """Our phase name in MILA's: the year in four digits (``S1M`` -> ``S0001M``)."""
+    p = Phase.parse(phase)
+    return f"{p.season}{p.year:04d}{p.kind}"
+
+
+def mila_game(pos: Position, map_name: str = "standard") -> "Game":
+    """A fresh MILA game on its map ``map_name`` set to ``pos``: phase, units, SC
+    owners; in a retreat phase the dislodged units with *our* retreat options
+    (compared at the movement phase)."""
+    game = Game(map_name=map_name)
+    game.set_current_phase(mila_phase(pos.phase))
     for power in game.powers:
         units = [f"{u.type} {mila_loc(u.location)}" for u in pos.units.values() if u.power.upper() == power]
         units += [f"*{d.unit.type} {mila_loc(d.unit.location)}" for d in pos.dislodged.values()
@@ -224,14 +237,35 @@ def _trim_retreats(dislodged: list[str], barred: set[str]) -> list[str]:
     return out
 
 
+CONVOY_REFUSALS = ("IMPOSSIBLE CONVOY ORDER", "UNIT CANNOT MOVE VIA CONVOY INTO DESTINATION")
+"""MILA's refusals of a convoy (or of a move needing one) that no chain of fleets
+now on the board could carry out."""
+
+
+def _convoy_refusals(errors: list[str]) -> bool:
+    """True if every MILA refusal is a convoy refusal (:data:`CONVOY_REFUSALS`) or a
+    support of a move MILA refused so ("SUPPORTED UNIT CANNOT REACH DESTINATION"
+    for ``A TAR S A COR - SAG`` when ``A COR - SAG`` was refused)."""
+    moves = {e.split(": ", 1)[1] for e in errors if e.startswith(CONVOY_REFUSALS[1])}
+    for e in errors:
+        if e.startswith(CONVOY_REFUSALS):
+            continue
+        if e.startswith("SUPPORTED UNIT CANNOT REACH DESTINATION: ") and " S " in e:
+            if e.split(" S ", 1)[1] in moves:
+                continue
+        return False
+    return True
+
+
 # ---- one phase through both engines ----------------------------------------------------
 
 class Differ:
     """Plays the games; ``phases`` counts the phases compared by kind, ``diffs``
     holds one dict per differing phase, ``times`` the movement timings (ms)."""
 
-    def __init__(self, game_map, rules, ignore: set[str]):
+    def __init__(self, game_map, rules, ignore: set[str], mila_map: str = "standard"):
         self.map = game_map
+        self.mila_map = mila_map
         self.rules = rules
         self.ignore = ignore
         self.times = {"ours": [], "mila": [], "mila_process": []}
@@ -240,7 +274,7 @@ class Differ:
 
     def run_mila(self, pos: Position, orders: dict, timed: bool = False) -> tuple["Game", list[str]]:
         """MILA's game after adjudicating ``orders`` from ``pos``, and the orders it rejected."""
-        game = mila_game(pos)
+        game = mila_game(pos, self.mila_map)
         t0 = time.perf_counter_ns()
         for power, olist in orders.items():
             game.set_orders(power.upper(), [mila_order(o) for o in olist])
@@ -277,7 +311,7 @@ class Differ:
         the whole difference, or None."""
         tags = []
         if errors:
-            if kind != "M" or not all(e.startswith("IMPOSSIBLE CONVOY ORDER") for e in errors):
+            if kind != "M" or not _convoy_refusals(errors):
                 return None
             rejected = {e.split(": ", 1)[1] for e in errors}
             orders = {p: [o for o in ol if mila_order(o) not in rejected] for p, ol in orders.items()}
@@ -417,6 +451,13 @@ class Differ:
             new = {k: list(v) for k, v in o.items()}
             for pw, conv in found:
                 new[pw].remove(conv)
+                # the army it carried does not move, even over land (MILA keeps a
+                # convoyed army whose convoy failed in place)
+                for apw, ol in new.items():
+                    for k, m in enumerate(ol):
+                        if isinstance(m, Move) and m.location == conv.army_location \
+                                and m.destination == conv.destination:
+                            ol[k] = Hold(m.unit_type, m.location)
             return rules, p, new, _same
         return "mila-convoy-support", change
 
@@ -507,44 +548,98 @@ def ms_line(name: str, ms: list[float]) -> str:
     return f"  {name:<34} n={len(ms):<5} median {statistics.median(ms):.3f} ms   min {min(ms):.3f} ms"
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seed", type=int, default=1, help="first game's seed (default 1)")
-    ap.add_argument("--games", type=int, default=10, help="games to play (default 10)")
-    ap.add_argument("--years", type=int, default=10, help="years per game from 1901 (default 10)")
-    ap.add_argument("--rules", choices=sorted(PROFILES), default="datc", help="our rule profile (default datc)")
-    ap.add_argument("--ignore", action="append", default=[], choices=(*GROUPS, *GROUPS["all"]),
-                    help="do not count or show phases of this known class or group (see the docstring); "
-                         "repeatable")
-    ap.add_argument("--show", type=int, default=3, help="differences to print in full (default 3)")
-    ap.add_argument("--dump", type=Path, help="write every difference as JSON to this file")
-    args = ap.parse_args(argv)
+VARIANTS = {
+    "standard": "standard",
+    "fva": "standard_france_austria",
+    "gvi": "standard_germany_italy",
+    "fleetrome": "standard_fleet_rome",
+    "ancmed": "ancmed",
+    "modern": "modern",
+}
+"""Our maps (``maps/NAME``) that MILA's engine also ships, and MILA's name for each."""
 
-    ignore = {t for name in args.ignore for t in GROUPS.get(name, (name,))}
-    differ = Differ(load_map("standard"), PROFILES[args.rules], ignore)
+
+def check_same_board(game_map, mila_map: str) -> list[str]:
+    """Where our map and MILA's differ in what the comparison relies on: provinces
+    (with coasts), SCs, powers and start units. Empty when they agree."""
+    game = Game(map_name=mila_map)
+    theirs_locs = {loc.upper() for loc in game.map.locs}
+    ours_locs = {c.upper() for c in game_map.provinces}
+    ours_locs |= {f"{c.upper()}/{k.upper()}" for c, p in game_map.provinces.items() for k in p.coasts}
+    out = []
+    if ours_locs != theirs_locs:
+        out.append(f"locations only ours {sorted(ours_locs - theirs_locs)}, only MILA's {sorted(theirs_locs - ours_locs)}")
+    if {c.upper() for c in game_map.supply_centres} != set(game.map.scs):
+        out.append("supply centres differ")
+    if {p.upper() for p in game_map.powers} != set(game.powers):
+        out.append(f"powers differ: ours {sorted(game_map.powers)}, MILA's {sorted(game.powers)}")
+    start = Position.start(game_map)
+    ours_units = sorted(f"{u.power.upper()} {u.type} {mila_loc(u.location)}" for u in start.units.values())
+    theirs_units = sorted(f"{p} {u}" for p, power in game.powers.items() for u in power.units)
+    if ours_units != theirs_units:
+        out.append(f"start units differ: ours {ours_units}, MILA's {theirs_units}")
+    return out
+
+
+def run_variant(name: str, args, ignore: set[str]) -> dict:
+    """Play ``args.games`` games on variant ``name`` through both engines and print its report."""
+    game_map = load_map(name)
+    differ = Differ(game_map, PROFILES[args.rules], ignore, VARIANTS[name])
+    board = check_same_board(game_map, VARIANTS[name])
     for g in range(args.games):
         differ.play(args.seed + g, args.years)
 
     p, diffs = differ.phases, differ.diffs
     kept = [d for d in diffs if not d["ignored"]]
-    print(f"{args.games} games, seeds {args.seed}..{args.seed + args.games - 1}, {args.years} years each "
-          f"from S1901M, our rules '{args.rules}'")
+    start = Position.start(game_map).phase
+    print(f"== {name} (MILA map {VARIANTS[name]}): {args.games} games, seeds {args.seed}..{args.seed + args.games - 1}, "
+          f"{args.years} years each from {start}, our rules '{args.rules}'")
+    for line in board:
+        print(f"  board difference: {line}")
     print(f"phases compared: {sum(p.values())} (movement {p['M']}, retreat {p['R']}, adjustment {p['A']}, "
           f"SC ownership after Fall {p['SC']})")
     print(f"differing phases: {len(diffs)} ({tally(diffs, 'kind')})")
     print(f"  by class: {tally(diffs, 'class')}")
-    print(f"  (a) rule choices: {', '.join(RULE_CHOICES)}; (b) MILA bugs: {', '.join(MILA_BUGS)}")
     if ignore:
         print(f"after --ignore {' '.join(args.ignore)}: {len(kept)} differing phases ({tally(kept, 'kind')})")
-    print(f"unexplained: {sum(d['class'] == 'unexplained' for d in diffs)}")
+    unexplained = sum(d["class"] == "unexplained" for d in diffs)
+    print(f"unexplained: {unexplained}")
     for i, d in enumerate(kept[:args.show], 1):
         print_diff(i, d)
-    print("\ntime per movement phase (adjudication call only):")
+    print("time per movement phase (adjudication call only):")
     print(ms_line("judge adjudicate_movement", differ.times["ours"]))
     print(ms_line("MILA set_orders + process()", differ.times["mila"]))
     print(ms_line("MILA process()", differ.times["mila_process"]))
+    print()
+    return {"variant": name, "phases": sum(p.values()), "differing": len(diffs), "unexplained": unexplained,
+            "diffs": diffs}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--variant", default="standard", choices=(*VARIANTS, "all"),
+                    help="our map to play (MILA ships it too), or all of them (default standard)")
+    ap.add_argument("--seed", type=int, default=1, help="first game's seed (default 1)")
+    ap.add_argument("--games", type=int, default=10, help="games to play per variant (default 10)")
+    ap.add_argument("--years", type=int, default=10, help="years per game from the map's start (default 10)")
+    ap.add_argument("--rules", choices=sorted(PROFILES), default="datc", help="our rule profile (default datc)")
+    ap.add_argument("--ignore", action="append", default=[], choices=(*GROUPS, *GROUPS["all"]),
+                    help="do not count or show phases of this known class or group (see the docstring); "
+                         "repeatable")
+    ap.add_argument("--show", type=int, default=3, help="differences to print in full per variant (default 3)")
+    ap.add_argument("--dump", type=Path, help="write every difference as JSON to this file")
+    args = ap.parse_args(argv)
+
+    ignore = {t for name in args.ignore for t in GROUPS.get(name, (name,))}
+    names = list(VARIANTS) if args.variant == "all" else [args.variant]
+    print(f"(a) rule choices: {', '.join(RULE_CHOICES)}; (b) MILA bugs: {', '.join(MILA_BUGS)}\n")
+    reports = [run_variant(name, args, ignore) for name in names]
+    if len(reports) > 1:
+        print(f"{'variant':<12} {'phases':>7} {'differing':>10} {'unexplained':>12}")
+        for r in reports:
+            print(f"{r['variant']:<12} {r['phases']:>7} {r['differing']:>10} {r['unexplained']:>12}")
     if args.dump:
-        args.dump.write_text(json.dumps(differ.diffs, indent=1, ensure_ascii=False))
+        args.dump.write_text(json.dumps({r["variant"]: r["diffs"] for r in reports}, indent=1, ensure_ascii=False))
     return 0
 
 

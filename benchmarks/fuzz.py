@@ -1,15 +1,20 @@
 """Fuzz benchmark (issue 12): mutated mails through the real reader and
 command handler, and the cost of long mails.
 
-    python benchmarks/fuzz.py [--mails 20000] [--seed 7]
+    python benchmarks/fuzz.py [--mails 20000] [--seed 7] [--only-fuzz]
 
-Each mail (tests/mailfuzz.py: seed mails in English and Chinese mutated one
-to three times) is read (:func:`judge.mail.message.read_mail`, with the
+Each mail — every other one from tests/mailfuzz.py (seed mails in English
+and Chinese, far dates, malformed and failed SIGNONs, mutated one to three
+times), the others from tests/passwordfuzz.py (SIGNON lines malformed in
+every way, in mislabelled charsets) — is read (:func:`judge.mail.message.read_mail`, with the
 default ``[limits]``), handled (:class:`judge.mail.handler.MailHandler` on
 a staged view of a real store; the staged changes are committed every 100
 mails; a new store and game every :data:`ROUND` mails) and its replies rendered and composed as the worker does. Prints:
 
 - tracebacks: mails whose reading, handling or rendering raised (target 0);
+- answers holding a password: every answer composed, swept
+  (:func:`passwordfuzz.leaks`) for every password of the game and of the
+  mail (target 0);
 - unaccounted: mails neither answered nor ignored with a reason (target 0);
 - answered / ignored (by reason);
 - handling time per mail: median, p99, max (ms; target p99 <= 200 ms);
@@ -27,18 +32,20 @@ from __future__ import annotations
 
 import argparse
 import collections
+import os
 import statistics
 import sys
 import tempfile
 import time
 import traceback
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 import mailfuzz  # noqa: E402
+import passwordfuzz  # noqa: E402
 
 from judge.config import Config  # noqa: E402
 from judge.mail.handler import MailHandler  # noqa: E402
@@ -53,6 +60,9 @@ ROUND = 1000
 """Mails per game: each round of fuzz mails plays in a new store and game fz
 (the orders of one phase are kept, replaced ones too, so a phase of 20,000
 mails would measure the size of its orders, not the handling)."""
+MINUTES = 12
+"""The judge's clock moves this much between two fuzz mails (a round ends
+before the game's first deadline, nine days after NOW)."""
 
 
 def rss_mb() -> float:
@@ -70,6 +80,7 @@ class Bench:
         self.store = Store(folder / "store")
         self.handler = handler or MailHandler(cfg)
         self.batch = Staging(self.store)
+        self.now = NOW
 
     def handle(self, raw: bytes, key: str) -> tuple[str, str]:
         """``(outcome, detail)``: answered, ignored (reason) or unaccounted.
@@ -79,13 +90,13 @@ class Bench:
         if mail.automatic:
             return "ignored", mail.automatic
         staging = Staging(self.batch)
-        replies = self.handler.handle(mail, staging, NOW)
+        replies = self.handler.handle(mail, staging, self.now)
         self.answers = []                # the raw mails composed for this one (benchmarks/passwords.py sweeps them)
         for r in replies:
             subject, body = render(r.template, r.lang, **r.context)
             self.answers.append(compose(sender_name="Judge", sender_address=self.cfg.judge.address, to=list(r.to), cc=list(r.cc),
                     subject=subject, body=body, message_id=message_id_for(key, r.purpose, r.to[0], "example.test"),
-                    now=NOW, lang=r.lang, in_reply_to=mail.message_id, references=mail.references,
+                    now=self.now, lang=r.lang, in_reply_to=mail.message_id, references=mail.references,
                     game=r.game, domain="example.test", attachments=r.attachments).as_bytes())
         staging.apply(self.batch)
         if getattr(replies, "reason", ""):
@@ -98,14 +109,31 @@ class Bench:
         self.batch = Staging(self.store)
 
 
+def mixed(seed: int, count: int):
+    """``count`` ``(raw mail, passwords it may hold)``: every other one a
+    mutated mail of :mod:`mailfuzz` (far dates, malformed and failed SIGNONs
+    among its seeds), the others :mod:`passwordfuzz`'s (malformed SIGNON lines
+    in mislabelled charsets); every password of the game is swept for in every answer."""
+    known = mailfuzz.passwords()
+    mutated, written = mailfuzz.mails(seed, count), passwordfuzz.mails(seed, count)
+    for i in range(count):
+        if i % 2 == 0:
+            yield next(mutated), known
+        else:
+            raw, secrets = next(written)
+            yield raw, known | secrets
+
+
 def fuzz(count: int, seed: int) -> None:
     cfg = Config()
     cfg.judge.address = mailfuzz.JUDGE
     handler = MailHandler(cfg)          # one handler for the whole run: what it keeps would show in RSS
+    started = time.perf_counter()
     with tempfile.TemporaryDirectory() as top:
         times, outcomes, reasons, failures = [], collections.Counter(), collections.Counter(), []
+        swept, leaked = 0, []
         rss_start = None
-        for i, raw in enumerate(mailfuzz.mails(seed, count)):
+        for i, (raw, secrets) in enumerate(mixed(seed, count)):
             if i % ROUND == 0:           # a new game: one phase's orders must not pile up for ever
                 bench = Bench(cfg, Path(tempfile.mkdtemp(dir=top)), handler)
                 for k, setup in enumerate(mailfuzz.setup_mails()):
@@ -113,6 +141,8 @@ def fuzz(count: int, seed: int) -> None:
                 bench.commit()
             if i == 1000:
                 rss_start = rss_mb()
+            # MINUTES apart: a game's wrong passwords lock a power now and then, not for the whole round
+            bench.now = NOW + timedelta(minutes=MINUTES * (i % ROUND))
             t = time.perf_counter()
             try:
                 outcome, detail = bench.handle(raw, f"fuzz-{seed}-{i}")
@@ -120,17 +150,31 @@ def fuzz(count: int, seed: int) -> None:
                 outcome, detail = "traceback", traceback.format_exc()
                 failures.append((i, detail))
             times.append(time.perf_counter() - t)
+            if outcome != "traceback":
+                for answer in bench.answers:
+                    swept += 1
+                    found = passwordfuzz.leaks(answer, secrets)
+                    if found:
+                        leaked.append((i, found))
             outcomes[outcome] += 1
             if outcome == "ignored":
                 reasons[detail] += 1
             if i % 100 == 99:
                 bench.commit()
+            if i % 2000 == 1999:          # progress, for a long run on a busy machine
+                print(f"  ... {i + 1} mails, {time.perf_counter() - started:.0f} s: tracebacks "
+                      f"{outcomes['traceback']}, answers holding a password {len(leaked)}", file=sys.stderr, flush=True)
         bench.commit()
         rss_end = rss_mb()
     times.sort()
     ms = [t * 1000 for t in times]
-    print(f"fuzz: {count} mutated mails (seed {seed})")
+    print(f"fuzz: {count} mails (seed {seed}): half mutated (far dates, malformed SIGNONs among the seeds), "
+          f"half malformed SIGNON lines in mislabelled charsets; {time.perf_counter() - started:.0f} s, "
+          f"load {os.getloadavg()[0]:.1f}")
     print(f"  tracebacks: {outcomes['traceback']}   unaccounted: {outcomes['unaccounted']}")
+    print(f"  answers swept for every password: {swept}   holding a password: {len(leaked)}")
+    for i, found in leaked[:5]:
+        print(f"    mail {i}: {found}")
     print(f"  answered: {outcomes['answered']}   ignored: {outcomes['ignored']} "
           f"({', '.join(f'{k} {v}' for k, v in reasons.most_common())})")
     print(f"  handling time per mail: median {statistics.median(ms):.1f} ms, "
@@ -242,9 +286,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mails", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--only-fuzz", action="store_true", help="the fuzzed mails only (not the long mails nor judge serve)")
     args = ap.parse_args()
-    long_mails()
-    beside()
+    if not args.only_fuzz:
+        long_mails()
+        beside()
     fuzz(args.mails, args.seed)
 
 

@@ -33,13 +33,13 @@ import passwordfuzz  # noqa: E402
 from fuzz import ROUND, Bench  # noqa: E402
 
 from judge.config import Config  # noqa: E402
-from judge.mail.commands import MailCommands  # noqa: E402
+from judge.mail.handler import MailHandler  # noqa: E402
 
 
 def run(count: int, seed: int) -> None:
     cfg = Config()
     cfg.judge.address = mailfuzz.JUDGE
-    handler = MailCommands(cfg)
+    handler = MailHandler(cfg)
     answers = tracebacks = 0
     leaked: list[tuple[int, list[str]]] = []
     started = time.perf_counter()

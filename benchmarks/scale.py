@@ -1,27 +1,38 @@
-"""Scale benchmark (issue 10): a judge holding N games, driven for real.
+"""Scale benchmark (issues 10, 23): a judge holding N running games, driven for real.
 
-    python benchmarks/scale.py [--games 1,100,1000,10000] [--mails 40] [--burst 200]
+    python benchmarks/scale.py [--games 1,10000] [--ledger-days 90] [--mails 40] [--burst 200]
+                               [--resends 50] [--list-games 100000]
+    python benchmarks/scale.py --storm N      # N games due at once: benchmarks/storm.py
 
-For each N, a store is filled through the project's own API
-(:func:`judge.storage.save_game`) with N seven-player games, each with two
-years of history (played with random legal orders) and its clock running —
-past 1,000 games, only 1,000 run and the others are finished. Then
-``judge serve`` runs as a process (embedded SMTP in, Maildir out) and this
-prints, per N:
+For each N, a store is filled (:mod:`scalefill`) with N RUNNING games made
+from a game set up by mail in this process (the GM's ``CREATE``, seven
+``JOIN`` mails with passwords), each with two years of history and its
+clock running, and a ledger of ``--ledger-days`` days (6.7 entries per game
+and day: 6 M rows for 10,000 games in 90 days). Then ``judge serve`` runs
+as a process (embedded SMTP in, Maildir out; the embedded default
+``auth = "password"``) and this prints, per N:
 
 - ``ready``: ``judge serve`` start to its "reading" log line (s);
-- ``cpu/mail``: the daemon's CPU time (user + system, /proc) per order mail,
-  over paced order mails to random running games (ms);
+- ``1st ms``: CPU per mail of a player's first order mail (its password's
+  scrypt check, cached from then on);
+- ``cpu/mail``: the daemon's CPU time (user + system, /proc) per order mail
+  (``SIGNON game password``, then moves and supports for every unit), over
+  paced mails of players who signed on before (ms);
 - ``latency``: order mail sent -> confirmation in the Maildir, median and p95 (ms);
 - ``smtp 250``: the SMTP transaction of one mail, median and p95 (ms);
 - ``burst``: order mails per second, from the first sent to the last confirmed;
 - ``deadline``: a game's deadline -> the last of its 8 results mails (ms);
+  the deadline is set by ``judge game gm ... deadline`` a margin ahead taken
+  from that command's own time (3 x its duration, at least 3 s);
 - ``rss``: the daemon's resident memory at the end (MB).
 
-Then one game is played from 1901 to 1930 and the store's cost of each
-phase (CPU of saving the game and committing, and the bytes written) is
-printed per decade. The last line is ``cpu per order mail, N games / 1
-game: R`` for the largest N against the smallest.
+Then, on the largest N: one power's orders sent ``--resends`` times in one
+phase (each mail replaces the last): CPU per mail and ``game.json``'s size
+by tenths. Then ``LIST`` at ``--list-games`` games in the catalogue (1 %
+of them forming, with free powers): CPU and latency per ``LIST`` mail. Then
+one game is played 1901-1930 and the store's cost of each phase printed per
+decade. The last line is ``cpu per order mail, N games / 1 game: R``.
+A figure that misses its margin prints ``nan``; nothing here stops the run.
 """
 
 from __future__ import annotations
@@ -46,72 +57,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+import scalefill  # noqa: E402
 from adjudicate import movement_orders  # noqa: E402
 from mailserver.harness import free_port  # noqa: E402
+from permail import order_texts  # noqa: E402
 
-from judge.game import Game, Player, Settings, turns  # noqa: E402
-from judge.game.deadlines import DeadlineSettings  # noqa: E402
-from judge.game.history import History  # noqa: E402
-from judge.game.passwords import hash_password  # noqa: E402
-from judge.storage import Store, save_game, save_gm  # noqa: E402
+from judge.game import Game, Player  # noqa: E402
+from judge.storage import Store, save_game  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
-RUNNING_MAX = 1000
-POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
-# Each power's hold orders for its units in the template's position (all games
-# are copies of it), filled by fill(); powers without units are left out.
-HOLDS: dict[str, str] = {}
-
-
-# ---- the games --------------------------------------------------------------------------
-def play(game: Game, now: datetime, rng: random.Random, until_year: int) -> datetime:
-    """Play ``game`` with random legal movement orders (retreats and
-    adjustments by the game's defaults) until its phase is Spring ``until_year``."""
-    while game.phase.year < until_year:
-        if game.phase.kind == "M":
-            for power, orders in movement_orders(rng, game.map, game.position).items():
-                game.submit(power, orders, now)
-        now += timedelta(hours=12)
-        game.process(now)
-    return now
-
-
-def template(now: datetime) -> Game:
-    """A seven-player game with two years of history, clock running."""
-    settings = Settings(deadlines=DeadlineSettings(grace_hours=0.0))
-    game = Game.create("tpl", now=now, seed=7, settings=settings)
-    pw = hash_password("secret")
-    for p in POWERS:
-        game.players[p] = Player((f"{p.lower()}@tpl.example",), pw, "en")
-    play(game, now, random.Random(7), 1903)
-    turns.start(game, now, now + timedelta(days=7))
-    return game
-
-
-def fill(store: Store, n: int, now: datetime) -> float:
-    """Store ``n`` games made from the template (seconds it took)."""
-    t = time.perf_counter()
-    tpl = template(now)
-    live, records = tpl.live_dict(), list(tpl.history)
-    HOLDS.clear()
-    for p in POWERS:
-        if tpl.position.units_of(p):
-            HOLDS[p] = "\n".join(f"{u.type} {u.location.capitalize()} H" for u in tpl.position.units_of(p))
-    batch = 250
-    for start in range(0, n, batch):
-        with store.transaction() as tx:
-            for i in range(start, min(n, start + batch)):
-                name = f"g{i:05d}"
-                doc = dict(live, name=name, players={
-                    p: dict(pl, addresses=[f"{p.lower()}@{name}.example"]) for p, pl in live["players"].items()})
-                game = Game.from_dict(dict(doc, history_len=0))
-                game.history = History(records)
-                if i >= RUNNING_MAX:
-                    game.gm_end(now, None)             # finished: out of the live set
-                save_game(tx, game)
-                save_gm(tx, name, {"address": f"gm@{name}.example", "password_hash": live["players"]["France"]
-                                   ["password_hash"], "language": "en"})
-    return time.perf_counter() - t
+POWERS = scalefill.POWERS
+NAN = float("nan")
 
 
 # ---- the daemon -------------------------------------------------------------------------
@@ -127,8 +83,6 @@ transport = "smtp"
 port = {port}
 [outbound]
 transport = "maildir"
-[senders]
-auth = "address"
 [log]
 level = "INFO"
 file = "{folder / 'judge.log'}"
@@ -175,21 +129,46 @@ class Judge:
             self.proc.kill()
 
 
-def order_mail(game: str, power: str) -> bytes:
+def order_mail(game: str, power: str, lines: str) -> bytes:
     m = EmailMessage()
     m["From"], m["To"], m["Subject"] = f"{power.lower()}@{game}.example", "judge@example.test", "orders"
     m["Message-ID"] = make_msgid(domain="players.example")
-    m.set_content(f"SIGNON {game}\n{HOLDS[power]}\n")
+    m.set_content(f"SIGNON {game} {scalefill.password(power)}\n{lines}\n")
     return m.as_bytes(policy=policy.SMTP)                  # CRLF line ends, as SMTP carries them
 
 
+def plain_mail(frm: str, body: str) -> bytes:
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"] = frm, "judge@example.test", "cmd"
+    m["Message-ID"] = make_msgid(domain="players.example")
+    m.set_content(body)
+    return m.as_bytes(policy=policy.SMTP)
+
+
 def wait_new(judge: Judge, before: set[str], count: int, timeout: float = 60.0) -> float:
+    """The time ``count`` new mails are in the Maildir, or NaN after ``timeout``."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if len(judge.mails() - before) >= count:
             return time.perf_counter()
         time.sleep(0.002)
-    raise SystemExit(f"timed out waiting for {count} mails")
+    return NAN
+
+
+def send_one(judge: Judge, raw: bytes, check: bytes | None = None) -> tuple[float, float]:
+    """Send one mail and wait for its answer: (SMTP ms, answer ms). With
+    ``check``: the answer must hold it (else the run stops: it measured refusals)."""
+    before = judge.mails()
+    with smtplib.SMTP("127.0.0.1", judge.port, local_hostname="bench.example") as s:
+        t = time.perf_counter()
+        s.sendmail("x@players.example", ["judge@example.test"], raw)
+        smtp = (time.perf_counter() - t) * 1000
+    done = wait_new(judge, before, 1)
+    if check is not None:
+        reply = b"".join((judge.outbox / n).read_bytes() for n in judge.mails() - before)
+        if check not in reply:
+            raise SystemExit("a mail was not answered as it should be:\n" + reply.decode(errors="replace")[:3000])
+    return smtp, (done - t) * 1000
 
 
 def pct(values: list[float], p: float) -> float:
@@ -197,23 +176,20 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
-def drive(judge: Judge, running: int, mails: int, burst: int, rng: random.Random) -> dict:
+def drive(judge: Judge, texts: dict, mails: int, burst: int, rng: random.Random) -> dict:
     out: dict = {}
-    # warm-up: a few mails not measured; each must be a confirmation taking every order
-    for _ in range(3):
-        before = judge.mails()
-        with smtplib.SMTP("127.0.0.1", judge.port, local_hostname="bench.example") as s:
-            s.sendmail("x@players.example", ["judge@example.test"],
-                       order_mail(f"g{rng.randrange(running):05d}", rng.choice(sorted(HOLDS))))
-        wait_new(judge, before, 1)
-        reply = b"".join((judge.outbox / n).read_bytes() for n in judge.mails() - before)
-        if b"has an order" not in reply:
-            raise SystemExit("an order mail was not taken:\n" + reply.decode(errors="replace"))
+    pairs = sorted(texts)
+    chosen = [rng.choice(pairs) for _ in range(mails)]
+    first = sorted(set(chosen))
+    cpu0 = judge.cpu()
+    for game, power in first:               # each player's first sign-on: the scrypt check of its password
+        send_one(judge, order_mail(game, power, texts[(game, power)]), b"has an order")
+    out["first"] = (judge.cpu() - cpu0) / len(first) * 1000
     lat, smtp_ms = [], []
     cpu0 = judge.cpu()
     with smtplib.SMTP("127.0.0.1", judge.port, local_hostname="bench.example") as s:
-        for _ in range(mails):
-            raw = order_mail(f"g{rng.randrange(running):05d}", rng.choice(sorted(HOLDS)))
+        for game, power in chosen:
+            raw = order_mail(game, power, texts[(game, power)])
             before = judge.mails()
             t = time.perf_counter()
             s.sendmail("x@players.example", ["judge@example.test"], raw)
@@ -222,7 +198,7 @@ def drive(judge: Judge, running: int, mails: int, burst: int, rng: random.Random
     out["cpu"] = (judge.cpu() - cpu0) / mails * 1000
     out["lat"], out["smtp"] = lat, smtp_ms
     # burst: four connections sending at once
-    raws = [order_mail(f"g{rng.randrange(running):05d}", rng.choice(sorted(HOLDS))) for _ in range(burst)]
+    raws = [order_mail(g, p, texts[(g, p)]) for g, p in (rng.choice(chosen) for _ in range(burst))]
     before = judge.mails()
     t = time.perf_counter()
 
@@ -235,24 +211,81 @@ def drive(judge: Judge, running: int, mails: int, burst: int, rng: random.Random
         th.start()
     for th in threads:
         th.join()
-    out["burst"] = burst / (wait_new(judge, before, burst, timeout=300) - t)
-    # a deadline: game g00000's deadline set 3 s ahead by the GM's command (through the judge)
-    when = (datetime.now(timezone.utc) + timedelta(seconds=3)).replace(microsecond=0)
-    subprocess.run([sys.executable, "-m", "judge.cli", "game", "gm", "g00000", "deadline", when.isoformat(),
-                    "--config", str(judge.folder / "judge.toml")], cwd=REPO, check=True, capture_output=True)
-    time.sleep(0.3)
+    out["burst"] = burst / (wait_new(judge, before, burst, timeout=600) - t)
+    return out
+
+
+def gm_command(judge: Judge, *words: str) -> float:
+    """Run ``judge game gm ...`` against the running judge; its seconds."""
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "judge.cli", "game", "gm", *words, "--config",
+                    str(judge.folder / "judge.toml")], cwd=REPO, check=True, capture_output=True)
+    return time.perf_counter() - t
+
+
+def deadline(judge: Judge, game: str) -> float:
+    """Deadline -> the last of the game's 8 results mails (ms); the deadline
+    is set a margin ahead taken from the command's own time (NaN if missed)."""
+    far = (datetime.now(timezone.utc) + timedelta(days=1)).replace(microsecond=0)
+    took = gm_command(judge, game, "deadline", far.isoformat())
+    when = (datetime.now(timezone.utc) + timedelta(seconds=max(3.0, 3 * took))).replace(microsecond=0)
+    gm_command(judge, game, "deadline", when.isoformat())
+    if datetime.now(timezone.utc) >= when:
+        return NAN
     before = judge.mails()
-    end = time.monotonic() + 30
+    end = time.monotonic() + max(30.0, 10 * took)
     results: list[str] = []
     while time.monotonic() < end and len(results) < 8:
         new = judge.mails() - before
-        results = [n for n in new if b"Subject: Diplomacy results g00000"
+        results = [n for n in new if f"Subject: Diplomacy results {game}".encode()
                    in (judge.outbox / n).read_bytes()[:2000]]
         time.sleep(0.002)
-    last = max(os.stat(judge.outbox / n).st_mtime for n in results) if results else float("nan")
-    out["deadline"] = (last - when.timestamp()) * 1000 if len(results) == 8 else float("nan")
-    out["rss"] = judge.rss_mb()
+    last = max(os.stat(judge.outbox / n).st_mtime for n in results) if results else NAN
+    return (last - when.timestamp()) * 1000 if len(results) == 8 else NAN
+
+
+def resends(judge: Judge, texts: dict, count: int, game: str = "g00001") -> list[tuple[int, float, float]]:
+    """One power's orders sent ``count`` times in one phase: per tenth, (last
+    mail number, CPU per mail ms, game.json KB after it)."""
+    power = next(p for g, p in sorted(texts) if g == game)
+    path = judge.folder / "data" / "store" / "games" / game / "game.json"
+    out, step = [], max(count // 10, 1)
+    send_one(judge, order_mail(game, power, texts[(game, power)]), b"has an order")
+    for start in range(0, count, step):
+        cpu0 = judge.cpu()
+        for _ in range(start, min(count, start + step)):
+            send_one(judge, order_mail(game, power, texts[(game, power)]))
+        out.append((min(count, start + step), (judge.cpu() - cpu0) / step * 1000, path.stat().st_size / 1024))
     return out
+
+
+def list_games(folder: Path, total: int, mails: int) -> dict:
+    """``LIST`` (no password, no game) at ``total`` games in the catalogue
+    (1 % forming with free powers, in the ``open`` index too): CPU and
+    latency per LIST mail."""
+    store = Store(folder / "data" / "store")
+    forming = Game.create("forming0", now=datetime.now(timezone.utc), seed=1)
+    forming.players["France"] = Player(("france@forming0.example",), "x", "en")
+    with store.transaction() as tx:
+        save_game(tx, forming)
+        row = tx.get("catalogue", "forming0")
+        for i in range(total - 1):
+            name = f"c{i:06d}"
+            free = i % 100 == 0
+            tx.put("catalogue", name, dict(row, status="forming" if free else "running", free=6 if free else 0,
+                                           players=1 if free else 7))
+            if free:
+                tx.put("open", name, {"listed": True})
+    store.close()
+    judge = Judge(folder, free_port())
+    try:
+        send_one(judge, plain_mail("someone@new.example", "LIST\n"))         # warm-up
+        lat, cpu0 = [], judge.cpu()
+        for i in range(mails):
+            lat.append(send_one(judge, plain_mail(f"someone{i}@new.example", "LIST\n"))[1])
+        return {"cpu": (judge.cpu() - cpu0) / mails * 1000, "lat": lat}
+    finally:
+        judge.stop()
 
 
 # ---- the store's cost per phase -------------------------------------------------------------
@@ -288,29 +321,57 @@ def _size(root: Path) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", default="1,100,1000,10000", help="comma-separated game counts")
+    ap.add_argument("--games", default="1,10000", help="comma-separated game counts")
+    ap.add_argument("--ledger-days", type=float, default=90.0, help="age of the ledger filled in (days)")
     ap.add_argument("--mails", type=int, default=40, help="paced order mails per game count")
     ap.add_argument("--burst", type=int, default=200, help="order mails of the burst")
+    ap.add_argument("--resends", type=int, default=50, help="one power's orders sent again (0: skip)")
+    ap.add_argument("--list-games", type=int, default=100000, help="games in the catalogue for LIST (0: skip)")
+    ap.add_argument("--storm", type=int, metavar="N", help="only the storm: N games due at the same second "
+                    "(benchmarks/storm.py)")
     args = ap.parse_args()
+    if args.storm:
+        import storm
+        return storm.run(args.storm)
     counts = [int(x) for x in args.games.split(",")]
-    print(f"load average at start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
-    print(f"{'games':>6} {'fill s':>7} {'ready s':>7} {'cpu/mail ms':>11} {'lat med':>7} {'lat p95':>7} "
-          f"{'250 med':>7} {'250 p95':>7} {'burst/s':>7} {'deadline ms':>11} {'rss MB':>6}")
-    cpu_by_n = {}
+    print(f"load average at start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); "
+          f"PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r}", flush=True)
+    now = datetime.now(timezone.utc)
+    work = Path(tempfile.mkdtemp(prefix="judge-scale-"))
+    tpl = scalefill.template(work / "template", now)
+    print(f"{'games':>6} {'fill s':>7} {'ledger':>9} {'ready s':>7} {'1st ms':>7} {'cpu/mail ms':>11} {'lat med':>7} "
+          f"{'lat p95':>7} {'250 med':>7} {'250 p95':>7} {'burst/s':>7} {'deadline ms':>11} {'rss MB':>6}", flush=True)
+    cpu_by_n, again = {}, None
     for n in counts:
         folder = Path(tempfile.mkdtemp(prefix=f"judge-scale-{n}-"))
+        filled = scalefill.fill(folder / "data" / "store", n, tpl)
+        rows, _s = scalefill.fill_ledger(Store(folder / "data" / "store"), n, args.ledger_days, now)
+        texts = order_texts(Store(folder / "data" / "store"),
+                            sorted({f"g{i:05d}" for i in random.Random(n).sample(range(n), min(n, args.mails))}
+                                   | {"g00000", f"g{min(1, n - 1):05d}"}))
+        judge = Judge(folder, free_port())
         try:
-            now = datetime.now(timezone.utc)
-            filled = fill(Store(folder / "data" / "store"), n, now)
-            judge = Judge(folder, free_port())
-            try:
-                r = drive(judge, min(n, RUNNING_MAX), args.mails, args.burst, random.Random(n))
-            finally:
-                judge.stop()
-            cpu_by_n[n] = r["cpu"]
-            print(f"{n:>6} {filled:>7.1f} {judge.ready:>7.2f} {r['cpu']:>11.1f} {statistics.median(r['lat']):>7.1f} "
-                  f"{pct(r['lat'], 95):>7.1f} {statistics.median(r['smtp']):>7.1f} {pct(r['smtp'], 95):>7.1f} "
-                  f"{r['burst']:>7.1f} {r['deadline']:>11.0f} {r['rss']:>6.0f}", flush=True)
+            r = drive(judge, texts, args.mails, args.burst, random.Random(n))
+            if n == max(counts) and args.resends:
+                again = resends(judge, texts, args.resends, f"g{min(1, n - 1):05d}")
+            r["deadline"] = deadline(judge, "g00000")
+            r["rss"] = judge.rss_mb()
+        finally:
+            judge.stop()
+        cpu_by_n[n] = r["cpu"]
+        print(f"{n:>6} {filled:>7.1f} {rows:>9} {judge.ready:>7.2f} {r['first']:>7.1f} {r['cpu']:>11.1f} "
+              f"{statistics.median(r['lat']):>7.1f} {pct(r['lat'], 95):>7.1f} {statistics.median(r['smtp']):>7.1f} "
+              f"{pct(r['smtp'], 95):>7.1f} {r['burst']:>7.1f} {r['deadline']:>11.0f} {r['rss']:>6.0f}", flush=True)
+        shutil.rmtree(folder, ignore_errors=True)
+    if again:
+        print(f"orders sent again in one phase ({max(counts)} games; after mail n: cpu per mail, game.json):")
+        print("  " + "; ".join(f"{k}: {c:.1f} ms {kb:.1f} KB" for k, c, kb in again), flush=True)
+    if args.list_games:
+        folder = Path(tempfile.mkdtemp(prefix="judge-scale-list-"))
+        try:
+            r = list_games(folder, args.list_games, 20)
+            print(f"LIST at {args.list_games} games: cpu {r['cpu']:.1f} ms a mail; answered in median "
+                  f"{statistics.median(r['lat']):.1f} ms, p95 {pct(r['lat'], 95):.1f} ms", flush=True)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
     folder = Path(tempfile.mkdtemp(prefix="judge-scale-decades-"))
@@ -320,6 +381,7 @@ def main() -> int:
             print(f"  {decade}: {cpu_ms:.2f} ms, {kb:.1f} KB")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(work, ignore_errors=True)
     lo, hi = min(cpu_by_n), max(cpu_by_n)
     print(f"cpu per order mail, {hi} games / {lo} game{'s' if lo > 1 else ''}: {cpu_by_n[hi] / cpu_by_n[lo]:.2f}")
     return 0

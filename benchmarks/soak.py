@@ -1,7 +1,7 @@
 """Soak benchmark (issue 12): order mails while the judge is killed again and again.
 
     python benchmarks/soak.py [--mails 2000] [--inbound smtp|imap|both] [--hog]
-                              [--kill-every 0.7,2.5] [--rate 4]
+                              [--kill-every 0.7,2.5] [--rate 4] [--fair]
 
 A seven-player game is created and joined by mail; then ``--mails`` order
 mails are sent, one at a time (``--rate`` a second), each player's orders
@@ -16,7 +16,11 @@ transport: mails sent, processed (a ledger entry ``done``), lost (sent, no
 ledger entry), duplicated (more than one reply to one mail), dropped-valid
 (a valid order mail set aside or ignored), unanswered (done, no reply), the
 kills, and whether every power's orders are the last ones it sent (nothing
-applied out of order or twice). Targets: 2,000 mails and >= 300 kills on a
+applied out of order or twice). With ``--fair`` the default fair queueing
+per sender stays on (each player's ~34 mails a minute are answered,
+held for a digest, or not read): a mail held or not read is then counted
+as such, not as unanswered or set aside, and the last orders that stand are
+the last ones read — the kills must still lose and double nothing. Targets: 2,000 mails and >= 300 kills on a
 loaded machine -> 0 lost, 0 duplicated, 0 dropped valid orders, 0 unanswered.
 """
 
@@ -65,7 +69,7 @@ def mail(frm: str, body: str, mid: str) -> bytes:
     return m.as_bytes(policy=policy.SMTP)
 
 
-def write_config(folder: Path, inbound: str, port: int, dv) -> Path:
+def write_config(folder: Path, inbound: str, port: int, dv, fair: bool = False) -> Path:
     if inbound == "imap":
         section = (f'[inbound]\ntransport = "imap"\n[inbound.imap]\nhost = "{dv.host}"\nport = {dv.port}\n'
                    f'security = "starttls"\ncafile = "{dv.cafile}"\nusername = "judge"\n'
@@ -76,7 +80,10 @@ def write_config(folder: Path, inbound: str, port: int, dv) -> Path:
     path.write_text(f'[judge]\naddress = "judge@example.test"\nkeeper = "keeper@example.test"\n'
                     f'data_dir = "{folder / "data"}"\n[worker]\nretry_delay = 0.2\n'
                     f'[log]\nlevel = "INFO"\nfile = "{folder / "judge.log"}"\n'
-                    + section + '[outbound]\ntransport = "maildir"\n')
+                    + section + '[outbound]\ntransport = "maildir"\n'
+                    # its players send ~34 mails a minute each, far over the fair queue's
+                    # limits: without --fair every mail is answered on its own
+                    + ('' if fair else '[senders]\nanswered_per_minute = 0\n'))
     return path
 
 
@@ -119,10 +126,10 @@ def smtp_send(port: int, raw: bytes, stop: threading.Event) -> None:
             time.sleep(0.05)
 
 
-def run(inbound: str, n: int, kill_range: tuple[float, float], dv, rate: float = 2.5) -> dict:
+def run(inbound: str, n: int, kill_range: tuple[float, float], dv, rate: float = 2.5, fair: bool = False) -> dict:
     folder = Path(tempfile.mkdtemp(prefix=f"judge-soak-{inbound}-"))
     port = free_port()
-    cfg = write_config(folder, inbound, port, dv)
+    cfg = write_config(folder, inbound, port, dv, fair)
     imap = None
     if inbound == "imap":
         imap = imap_client(dv)
@@ -180,15 +187,20 @@ def run(inbound: str, n: int, kill_range: tuple[float, float], dv, rate: float =
     t = tables(data / "store")
     ledger = t.get("ledger", {})
     replies: dict[str, int] = {}
+    digests = 0
     for path in (data / "outbox" / "new").iterdir():
         m = email.message_from_bytes(path.read_bytes(), policy=policy.default)
         if m["In-Reply-To"]:
             replies[m["In-Reply-To"]] = replies.get(m["In-Reply-To"], 0) + 1
+        digests += str(m["Subject"]).startswith("judge: the answers")
     lost = [k for k in keys if k not in ledger]
-    dropped = [k for k in keys if k in ledger and ledger[k]["status"] != "done"]
+    unread = [k for k in keys if ledger.get(k, {}).get("reason") == "flood"]      # --fair: past the limit
+    held = [k for k in keys if ledger.get(k, {}).get("digest")]                    # --fair: in a digest
+    dropped = [k for k in keys if k in ledger and ledger[k]["status"] != "done" and k not in unread]
     duplicated = [k for k in keys if replies.get(f"<{k}>", 0) > 1]
-    unanswered = [k for k in keys if k in ledger and ledger[k]["status"] == "done" and not replies.get(f"<{k}>")]
-    last = {p: o for _mid, p, o in sent}
+    unanswered = [k for k in keys if k in ledger and ledger[k]["status"] == "done" and not replies.get(f"<{k}>")
+                  and k not in held]
+    last = {p: o for mid, p, o in sent if mid.strip("<>") not in unread}     # the last orders read
     game = t["games"]["soak"]
     have = {p: [e["text"] for e in es if not e.get("replaced")] for p, es in game.get("orders", {}).items()}
     in_order = all(have.get(p) == [o] for p, o in last.items())
@@ -201,6 +213,8 @@ def run(inbound: str, n: int, kill_range: tuple[float, float], dv, rate: float =
     return {"sent": n, "processed": sum(1 for k in keys if ledger.get(k, {}).get("status") == "done"),
             "lost": len(lost), "duplicated": len(duplicated), "dropped-valid": len(dropped),
             "unanswered": len(unanswered), "kills": judge.kills, "last orders stand": in_order,
+            **({"held for a digest": len(held), "not read (fair queue)": len(unread), "digests": digests}
+               if fair else {}),
             "seconds": round(elapsed)}
 
 
@@ -211,6 +225,8 @@ def main() -> int:
     ap.add_argument("--hog", action="store_true", help="a CPU-burning process per core beside it")
     ap.add_argument("--kill-every", default="0.7,2.5", help="MIN,MAX seconds between kills")
     ap.add_argument("--rate", type=float, default=4.0, help="order mails sent per second")
+    ap.add_argument("--fair", action="store_true", help="the default fair queueing per sender on (each "
+                    "player sends ~34 mails a minute: answered, held for a digest, or not read)")
     args = ap.parse_args()
     kill_range = tuple(float(x) for x in args.kill_every.split(","))
     hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 1)] \
@@ -226,7 +242,7 @@ def main() -> int:
         for inbound in ("smtp", "imap") if args.inbound == "both" else (args.inbound,):
             if inbound == "imap" and dv is None:
                 continue
-            r = run(inbound, args.mails, kill_range, dv, args.rate)
+            r = run(inbound, args.mails, kill_range, dv, args.rate, args.fair)
             print(f"{inbound}: " + ", ".join(f"{k} {v}" for k, v in r.items()), flush=True)
     finally:
         for h in hogs:

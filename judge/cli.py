@@ -16,6 +16,7 @@ COMMANDS = (
     "datc",
     "game",
     "mail",
+    "map",
     "parse",
     "replay",
     "serve",

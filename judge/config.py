@@ -186,12 +186,22 @@ class Senders:
     ``Authentication-Results`` authserv-ids of the receiving mail servers the
     judge believes (RFC 8601); ``loop_headers``: other judges' marker headers
     (mail carrying one is never answered); ``refused_answer_hours``: a sender
-    whose mails are all refused gets at most one answer in this many hours."""
+    whose mails are all refused gets at most one answer in this many hours.
+    Fair queueing per sender (issue 19, :mod:`judge.mail.fairness`): the
+    mails of one ``From`` (or one ``Reply-To``) beyond ``answered_per_minute``
+    within a minute wait behind everyone else's and are answered in one
+    digest, beyond ``read_per_minute`` they are not read (logged, counted in
+    the digest; 0 turns fair queueing off); ``lookup_seconds``: a sender is
+    answered ``LIST`` and ``HELP`` once in this many seconds each, and told
+    to wait in between (0: no bound)."""
     deny: list = field(default_factory=list)
     auth: str = ""
     trusted_authserv_ids: list = field(default_factory=list)
     loop_headers: list = field(default_factory=lambda: list(_LOOP_HEADERS))
     refused_answer_hours: float = 24.0
+    answered_per_minute: int = 5
+    read_per_minute: int = 20
+    lookup_seconds: float = 60.0
 
     def default_auth(self, transport: str) -> str:
         """The ``auth`` of games that set none, for inbound ``transport``."""

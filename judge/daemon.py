@@ -40,6 +40,7 @@ from .health import Health
 from .mail.alarm import Alarm
 from .mail.authenticity import warn_authserv_ids
 from .mail.checks import check_logins
+from .mail.fairness import FairQueue
 from .mail.handler import MailHandler
 from .mail.keeper import KeeperWork
 from .mail.logins import Credentials
@@ -235,7 +236,8 @@ def make_worker(cfg: Config, *, clock: Callable[[], datetime] = utc_now, handler
                   retry_delay=cfg.worker.retry_delay,
                   ledger_days=cfg.worker.ledger_days, clock=clock, timekeeper=Timekeeper(j),
                   commands=keeper_work(KeeperWork(j, online), cfg), templates=cfg.templates_dir,
-                  reading={"limits": cfg.limits, "markers": tuple(cfg.senders.loop_headers)}, **hooks)
+                  reading={"limits": cfg.limits, "markers": tuple(cfg.senders.loop_headers)},
+                  fair=FairQueue(cfg.senders.answered_per_minute, cfg.senders.read_per_minute), **hooks)
 
 
 def keeper_work(commands: Callable, cfg: Config) -> Callable:

@@ -72,10 +72,45 @@ def load_names(name_or_path: str = "standard") -> dict:
     """The parsed ``names.json`` of a map; ``name_variants.json`` beside it, if
     there (every Chinese name players write, with script, region and source),
     comes under the key ``"variants"``. Both are validated by
-    judge.notation.names; raises MapError on bad JSON."""
+    judge.notation.names; raises MapError on bad JSON.
+
+    A ``names.json`` with ``"use": "<map>"`` (a variant on another map's board,
+    e.g. France vs Austria on the standard board) takes that map's names and
+    variants, then its own ``powers``, ``provinces``, ``coasts`` and
+    ``ambiguous`` entries over them; powers the variant's ``map.json`` lacks
+    are left out (``maps/README.md``)."""
     folder = map_dir(name_or_path)
     names = read_json(folder / "names.json")
+    base_name = names.get("use")
+    if base_name is not None:
+        if not isinstance(base_name, str) or map_dir(base_name) == folder:
+            raise MapError(str(folder / "names.json"), "use", "must name another map")
+        base = load_names(base_name)
+        own = {k: v for k, v in names.items() if k != "use"}
+        names = {k: (dict(v) if isinstance(v, dict) else v) for k, v in base.items()}
+        for section in ("powers", "provinces", "coasts", "ambiguous"):
+            names[section] = {**base.get(section, {}), **own.get(section, {})}
+        powers = set(load_map(name_or_path).powers)
+        names["powers"] = {p: e for p, e in names["powers"].items() if p in powers}
+        if "variants" in names:
+            v = dict(names["variants"])
+            v["powers"] = {p: e for p, e in v.get("powers", {}).items() if p in powers}
+            names["variants"] = v
+        return names
     variants = folder / "name_variants.json"
     if variants.exists():
         names["variants"] = read_json(variants)
     return names
+
+
+def list_maps() -> list[str]:
+    """Names of the maps under ``maps/`` (folders holding a ``map.json``), sorted."""
+    return sorted(p.parent.name for p in MAPS_DIR.glob("*/map.json"))
+
+
+def map_about(name: str) -> dict:
+    """What ``map.json`` says of a map beyond the rules: ``title``, ``credit``
+    (``{"designer", "source", "licence"}``), ``picture`` (the map whose picture
+    it uses); each may be absent. Raises MapError."""
+    data = read_json(map_dir(name) / "map.json")
+    return {k: data[k] for k in ("title", "credit", "picture") if k in data}

@@ -35,9 +35,10 @@ def _mail(frm: str, body: str, subject: str = "orders", charset: str = "utf-8", 
     return m.as_bytes()
 
 
-def setup_mails() -> list[bytes]:
-    """The mails that create game ``fz`` and seat :data:`PLAYERS` (answered normally)."""
-    out = [_mail(GM[0], f"CREATE {GAME} {GM[1]} deadline=2030-01-10T20:00")]
+def setup_mails(deadline: str = "2030-01-10T20:00") -> list[bytes]:
+    """The mails that create game ``fz`` (its first deadline ``deadline``,
+    within a year of the judge's clock) and seat :data:`PLAYERS` (answered normally)."""
+    out = [_mail(GM[0], f"CREATE {GAME} {GM[1]} deadline={deadline}")]
     out += [_mail(a, f"JOIN {GAME} {pw} {p}") for p, (a, pw) in PLAYERS.items()]
     return out
 
@@ -58,7 +59,27 @@ def seeds() -> list[bytes]:
         _mail(GM[0], f"SIGNON {GAME} {GM[1]}\nEXTEND 24h\nSET press=white"),
         _mail(en[0], f"SIGNON {GAME}\nSET WAIT\nSET LANGUAGE zh-hans"),
         _mail("someone@fuzz.test", "Hello judge,\nwhat is this?\n\nOn Mon, X wrote:\n> quoted\n-- \nsig"),
+        # far dates and lengths (issue 19 point 10): each a clear refusal, the rest of the mail done
+        _mail(GM[0], f"SIGNON {GAME} {GM[1]}\nSET DEADLINE 9999-12-31 23:59\nEXTEND 99999999h\nPAUSE 99999999999h\n"
+                     "SET end_at=9999-12-31T23:59\nSET movement=99999999d grace=1e308\nSTART 9999-12-31\n"
+                     "SET DEADLINE 0001-01-01T00:00+14:00\nEXTEND 99999999999999999999999999999d\nRESUME"),
+        _mail(fr[0], f"SIGNON {GAME} {fr[1]}\nSET ABSENCE FROM 2030-01-02 TO 9999-12-31\n"
+                     "SET ABSENCE FROM 9999-12-30 TO 9999-12-31\nHISTORY FROM S9999M TO F99999M\nMAP S99999M\nA Par H"),
+        _mail("someone@fuzz.test", "CREATE far1 farpass1 deadline=9999-12-31T23:59 movement=9999999999d\n"
+                                   "CREATE far2 farpass2 end_at=0001-01-01T00:00 pause_limit=99999999999d"),
+        # malformed and failed SIGNONs (issue 19 points 4 and 9): nothing after them acts, no password quoted
+        _mail(fr[0], f"SIGNON {GAME}={fr[1]}\nA Par - Bur"),
+        _mail(en[0], f"SIGNON {GAME}/{en[1]}\nSIGNON {GAME}:{en[1]}\nF Lon - Nth"),
+        _mail(de[0], f"Please SIGNON {GAME} {de[1]} thanks\n登录{GAME} {de[1]}\nSINGON {GAME} {de[1]}"),
+        _mail(GM[0], f"SIGNON {GAME} {GM[1]}\nSIGNON {GAME} wrong{GM[1]}\nPROCESS\nEJECT France\n"
+                     f"SIGNON {GAME} {GM[1]}\nSET PASSWORD {GM[1]}x"),
+        _mail(ru[0], f"SIGNON {GAME} {ru[1]}\nSET PASSWORD abc\nSET ADDRESS a@x.org,b@evil.test\nSET ADDRESS ;"),
     ]
+
+
+def passwords() -> set[str]:
+    """Every password the seeds and setup mails hold (none may reach an answer)."""
+    return {GM[1], f"{GM[1]}x", f"wrong{GM[1]}", "farpass1", "farpass2", "secretpw"} | {pw for _, pw in PLAYERS.values()}
 
 
 _JUNK_CHARSETS = ["utf\x008", "x-unknown", "gb2312", "big5", "utf-16", "idna", "rot13", "uu", "ISO-2022-JP",

@@ -38,6 +38,7 @@ class Judge:
         cfg = Config()
         cfg.judge.address, cfg.judge.keeper = "judge@example.test", "keeper@example.test"
         cfg.senders.auth = "address"        # players sign on from the address on record alone
+        cfg.senders.lookup_seconds = 0      # and ask LIST again and again (the bound: test_mail_fairness.py)
         self.store, self.spool = Store(tmp_path / "store"), Spool(tmp_path / "spool")
         self.sent: list[dict] = []
         self.now = T0

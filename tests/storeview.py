@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from judge.storage.ledger import Ledger
+
 
 def _read(path: Path):
     """A file's JSON, or None if the judge removed it meanwhile (it may be running)."""
@@ -32,6 +34,7 @@ def tables(root: Path) -> dict[str, dict[str, dict]]:
         if "game" in live:
             out.setdefault("games", {})[name] = dict(live["game"],
                                                       history=records[:live["game"].get("history_len", 0)])
+    out["ledger"] = Ledger(root).rows() if (root / "ledger.sqlite").exists() else {}
     for shard in sorted(root.glob("tables/*/*.json")):
         rows = (_read(shard) or {}).get("rows", {})
         out.setdefault(shard.parent.name, {}).update(rows)

@@ -92,7 +92,7 @@ SAMPLE = {
     "sides": [["England"], ["France"]], "centres": [18, 18], "end_at": "2025-06-01T12:00:00+00:00",
     "candidates": ["lvn", "lvp"], "after": "巴黎陆军", "expected": "order", "coast": "nc", "written_coast": "sc",
     "did_you_mean": "", "suggestion_codes": ["par", "pic"], "current": "F1901M", "retry": "PROCESS F1901M",
-    "at": "12:00 UTC", "presets": ["house"], "partner": "England",
+    "at": "12:00 UTC", "presets": ["house"], "days": 366, "first": 2000, "last": 2199, "partner": "England",
 }
 
 
@@ -111,7 +111,10 @@ ERRORS = ["unknown_command", "usage", "no_such_game", "game_exists", "bad_game_n
           "advisor_elsewhere", "not_an_advisor",
           # issue 12: limits, sender checks, who may join
           "line_too_long", "too_many_passwords", "password_required", "unverified", "not_invited",
-          "join_password_needed", "bad_join_password", "no_pending_join"]
+          "join_password_needed", "bad_join_password", "no_pending_join",
+          # issue 19: lock-out, who a power is
+          "password_locked", "password_to_change",
+          "asked_again"]      # issue 23: LIST and HELP once a minute
 """The reply's own errors (templates/mail/macros.txt)."""
 
 
@@ -132,14 +135,14 @@ def test_refusals_of_every_kind(lang, names):
                                 power="France", free=["Italy"], powers=["Italy"], suggestion="SIGNON",
                                 timezone="Asia/Shanghai", example="SET DEADLINE 2025-01-08 20:00",
                                 example_offset="SET DEADLINE 2025-01-08T20:00+08:00", now=T0, chars=1200,
-                                limit=1000)}
+                                limit=1000, until=T0, wrong=5, seconds=30)}
                 for code in ERRORS]
     results += [{"kind": "error", "line": "x", "code": c, "params": {"reason": GameError("press_empty"), "text": "p=1"}}
                 for c in ("press_refused", "bad_setting")]
     notes = ["html_only", "attachments:2", "charset_unknown:GBK", "charset_wrong:UTF-8", "broken_mime",
              "no_text", "cc_record:a@b.org", "copy_of:c@d.org", "copy_via:e@f.org g@h.org", "unreadable",
              "too_big:600000:524288", "mail_lines:20000", "line_bytes:2000", "mime_deep:10", "mime_parts:100",
-             "order_lines:300:12:巴黎陆军移动到勃艮第", "command_lines:100:3:登录 g7 密码"]
+             "order_lines:300:12:巴黎陆军移动到勃艮第", "command_lines:100:3:登录 g7 密码", "signon_failed:3"]
     text = reply(lang, names, results, notes)
     assert english_words(text, ("g7",)) == []
     assert text.count("> line ") == len(every) + len(ERRORS)

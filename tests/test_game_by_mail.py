@@ -54,7 +54,10 @@ class Judge:
                                "username": "judge", "folder": folder, "poll_interval": 0.1, "idle": False}},
                            outbound={"transport": "smtp", "backoff_base": 0.2,
                                      "smtp": {"host": "127.0.0.1", "port": sink.port, "security": "none"}},
-                           extra="[scheduler]\nrescan_seconds = 0.2\n")
+                           # whole games at machine speed: every player writes many mails a minute,
+                           # each to be answered on its own (fair queueing: test_mail_fairness.py)
+                           extra="[scheduler]\nrescan_seconds = 0.2\n"
+                                 "[senders]\nanswered_per_minute = 0\nlookup_seconds = 0\n")
         os.environ.setdefault("JUDGE_IMAP_PASSWORD", IMAP_PASSWORD)
         self.daemon = Daemon(load_config(cfg), clock=clock)
         self.n = 0

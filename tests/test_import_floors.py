@@ -22,7 +22,7 @@ FLOORS = (
     ("notation",),                        # text <-> orders
     ("game",),                            # games: the use cases over the rules
     ("storage", "text", "render", "datc", "scheduler"),
-    ("replay",),
+    ("replay", "mapimport"),               # replays; DPjudge .map files -> maps/NAME
     ("archive",),
     ("verbs",),                           # every command, one record each
     ("status",),                          # what the judge is doing (judge status, /metrics): health and the store

@@ -20,13 +20,14 @@ def judge_with(tmp_path, *settings: str) -> Judge:
 
 def test_invite_only_game_takes_the_invited_and_the_gm_adds_more(tmp_path):
     j = judge_with(tmp_path, "access=invite", "invite=a@x.org")
-    assert "open to invited players only" in j.text("b@x.org", "JOIN g1 bpass1 France")
+    # invite-only is private: to an address not invited the game does not exist (issue 19 point 3)
+    assert 'there is no game "g1"' in j.text("b@x.org", "JOIN g1 bpass1 France")
     assert "as France" in j.text("a@x.org", "JOIN g1 apass1 France")
     assert "settings changed" in j.text("gm@x.org", "SIGNON g1 gmpass1\nSET invite=+b@x.org,+c@x.org")
     assert j.game("g1")["settings"]["access"]["invited"] == ["a@x.org", "b@x.org", "c@x.org"]
     assert "as England" in j.text("b@x.org", "JOIN g1 bpass1 England")
     j.text("gm@x.org", "SIGNON g1 gmpass1\nSET invite=-c@x.org")
-    assert "open to invited players only" in j.text("c@x.org", "JOIN g1 cpass1")
+    assert 'there is no game "g1"' in j.text("c@x.org", "JOIN g1 cpass1")
 
 
 def test_join_password_game(tmp_path):

@@ -36,6 +36,7 @@ class Judge:
             cfg = Config()
             cfg.judge.address = "judge@example.test"
             cfg.senders.auth = "address"        # these tests sign on from the address on record alone
+            cfg.senders.lookup_seconds = 0      # and ask HELP and LIST again and again (test_mail_fairness.py)
         self.cfg = cfg
         self.store, self.spool, self.sent = Store(tmp_path / "store"), Spool(tmp_path / "spool"), []
         self.worker = Worker(self.store, self.spool, MailHandler(cfg, dnsfunc), address=cfg.judge.address,
@@ -179,9 +180,11 @@ def test_njudge_signon_with_power_letter_and_gm_signon(judge):
 
 
 def test_set_password_address_language_resign(judge):
-    assert "password for game \"g1\" is changed" in judge.text("fr@x.org", "SIGNON g1\nSET PASSWORD fresh1")
+    # who a power is changes only with its password, whatever auth says (issue 19 point 8)
+    assert "only after a SIGNON with the password" in judge.text("fr@x.org", "SIGNON g1\nSET PASSWORD fresh1")
+    assert "password for game \"g1\" is changed" in judge.text("fr@x.org", "SIGNON g1 frpass\nSET PASSWORD fresh1")
     assert verify_password("fresh1", judge.game("g1")["players"]["France"]["password_hash"])
-    reply, copy = judge.mails("fr@x.org", "SIGNON g1\nSET ADDRESS fr@new.example")
+    reply, copy = judge.mails("fr@x.org", "SIGNON g1 fresh1\nSET ADDRESS fr@new.example")
     assert copy["To"] == "fr@new.example" and "fr@new.example" in copy.get_content()
     assert judge.game("g1")["players"]["France"]["addresses"] == ["fr@new.example"]   # the mail moved
     assert "password" in judge.text("fr@x.org", "SIGNON g1")          # the old address is not on record

@@ -52,7 +52,7 @@ def account(judge: Judge, raws: list[bytes]) -> dict[str, list[str]]:
 @pytest.mark.slow
 def test_thousands_of_mutated_mails_are_each_answered_or_ignored_with_a_reason(tmp_path, caplog):
     judge = Judge(tmp_path, max_attempts=1)
-    for raw in mailfuzz.setup_mails():
+    for raw in mailfuzz.setup_mails("2024-01-10T20:00"):
         assert judge.raw(raw), "the fuzz game could not be set up"
     raws = list(mailfuzz.mails(SEED, COUNT))
     with caplog.at_level(logging.WARNING, logger="judge.mail"):

@@ -17,7 +17,7 @@ SEED = 20261204
 @pytest.mark.parametrize("count", [100, pytest.param(1500, marks=pytest.mark.slow)])
 def test_no_answer_holds_a_password_checked_or_written_in_a_password_place(tmp_path, count):
     judge = Judge(tmp_path)
-    for raw in mailfuzz.setup_mails():
+    for raw in mailfuzz.setup_mails("2024-01-10T20:00"):
         assert judge.raw(raw)
     checked = 0
     for raw, secrets in passwordfuzz.mails(SEED + count, count):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from test_mail_commands import Judge
 
-from judge.storage import StoreError, atomic
+from judge.storage import StoreError, atomic, journal
 
 
 def full_disk_once(monkeypatch, at: str):
@@ -50,7 +50,7 @@ def test_the_answer_of_a_commit_finished_from_its_journal_is_sent_once(tmp_path,
     full_disk_once(monkeypatch, at)
     with pytest.raises(StoreError, match="No space left"):
         j.worker.process(name)
-    assert list((j.store.root / "journal").glob("*.json")) and not answers_to(j, "gm@example.org")
+    assert journal.pending(j.store.root / "journal") and not answers_to(j, "gm@example.org")
     assert j.store.get("games", "g1") is None                      # readers do not see it yet
     if next_transaction == "recording a sent mail":
         j.worker.record_reports([("sent", first[0], {})])          # the sender's report of the first answer
@@ -60,4 +60,4 @@ def test_the_answer_of_a_commit_finished_from_its_journal_is_sent_once(tmp_path,
     [answer] = answers_to(j, "gm@example.org")
     assert 'Game "g1" created; you are its GM.' in answer
     assert j.store.get("games", "g1") is not None and j.store.get("outbox", j.sent[-1]["id"])
-    assert not list((j.store.root / "journal").glob("*.json"))
+    assert not journal.pending(j.store.root / "journal")

@@ -17,7 +17,7 @@ from judge.game import Game, HouseRules, Line, Settings
 from judge.rules.orders import (
     Build, BuildPriority, Disband, DisbandPriority, Hold, Move, RetreatPreference, Support,
 )
-from judge.storage import Store, StoreError, atomic, load_game, open_tinydb, save_game, save_gm
+from judge.storage import Store, StoreError, atomic, journal, load_game, open_tinydb, save_game, save_gm
 from judge.storage.layout import SHARDS, place
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
@@ -34,7 +34,7 @@ def files(root) -> list[str]:
 
 def test_creates_the_folder_with_its_version(root):
     Store(root)
-    assert (root / "VERSION").read_text().strip() == "2"
+    assert (root / "VERSION").read_text().strip() == "3"
     (root / "VERSION").write_text("7\n")
     with pytest.raises(StoreError, match="version '7'"):
         Store(root)
@@ -74,11 +74,37 @@ def test_a_lookup_reads_one_small_file(root):
     store = Store(root)
     with store.transaction() as tx:
         for i in range(2000):
-            tx.put("ledger", f"<m{i}@x>", {"status": "done", "at": "2030-01-01T00:00:00+00:00"})
-    sizes = [p.stat().st_size for p in (root / "tables" / "ledger").iterdir()]
-    assert len(sizes) > 1000 and max(sizes) < 1000      # 2,000 rows spread over the shards
-    assert place("ledger", "<m7@x>").path.startswith("tables/ledger/")
-    assert SHARDS["ledger"] >= 1024
+            tx.put("refused", f"m{i}@x", {"did": False})
+    sizes = [p.stat().st_size for p in (root / "tables" / "refused").iterdir()]
+    assert len(sizes) > 800 and max(sizes) < 1000      # 2,000 rows spread over the shards
+    assert place("refused", "m7@x").path.startswith("tables/refused/")
+    assert SHARDS["refused"] >= 1024
+
+
+def test_the_ledger_is_partitioned_by_week_and_expires_whole_weeks(root):
+    """The ledger: a SQLite table per week (the week of each entry's time),
+    a lookup by key in each, expiry by dropping whole weeks (and, in the week
+    the cutoff falls in, deleting by time); an entry without a readable time
+    stays until its week goes."""
+    store = Store(root)
+    with store.transaction() as tx:
+        for day in range(100):
+            for i in range(20):
+                tx.put("ledger", f"<d{day}m{i}@x>", {"status": "done", "at": (T0 - timedelta(days=day)).isoformat()})
+        tx.put("ledger", "<odd@x>", {"status": "done", "at": "yesterday"})
+    weeks = store.ledger.weeks()
+    assert len(weeks) >= 15 and weeks == sorted(weeks, reverse=True) and not (root / "tables" / "ledger").exists()
+    assert store.get("ledger", "<d99m3@x>")["at"] == (T0 - timedelta(days=99)).isoformat()
+    gone = store.expire_ledger((T0 - timedelta(days=90)).timestamp())
+    assert gone == 9 * 20
+    assert store.get("ledger", "<d91m0@x>") is None and store.get("ledger", "<d90m0@x>") is not None
+    assert store.get("ledger", "<odd@x>") == {"status": "done", "at": "yesterday"}
+    assert len(store.ledger.weeks()) < len(weeks)                    # whole weeks dropped
+    with store.transaction() as tx:
+        tx.put("ledger", "<d90m0@x>", {"status": "shunted", "at": T0.isoformat()})   # again, this week
+        tx.delete("ledger", "<d89m0@x>")
+    assert store.get("ledger", "<d90m0@x>")["status"] == "shunted" and store.get("ledger", "<d89m0@x>") is None
+    assert Store(root).get("ledger", "<d88m0@x>")["status"] == "done"           # another reader
 
 
 def test_put_copies_the_document(root):
@@ -155,7 +181,11 @@ def test_failed_write_changes_nothing(root, monkeypatch):
             tx.put("games", "g", {"v": 2})
             tx.put("ledger", "m", {"status": "done"})
     monkeypatch.undo()
-    assert Store(root).get("games", "g") == {"v": 1} and Store(root).get("ledger", "m") is None
+    assert Store(root).get("games", "g") == {"v": 1}                    # the game is the last file
+    assert store.unfinished()
+    with store.transaction():
+        pass                                # the commit is durable in its journal: finished now, whole
+    assert Store(root).get("games", "g") == {"v": 2} and Store(root).get("ledger", "m") == {"status": "done"}
 
 
 def commit_in_child(root, fault: str, puts: list) -> subprocess.CompletedProcess:
@@ -186,7 +216,7 @@ def test_a_commit_killed_half_way_is_finished_by_the_next_writer(root, fault):
         tx.put("games", "g", {"v": 1, "history_len": 0})
     proc = commit_in_child(root, fault, PUTS)
     assert proc.returncode == -9, proc.stderr
-    assert len(list((root / "journal").glob("*.json"))) == 1
+    assert journal.pending(root / "journal") == 1
     assert Store(root).get("games", "g") == {"v": 1, "history_len": 0}    # the live state is the last file
     with Store(root).transaction():
         pass                                                             # the next writer
@@ -194,7 +224,7 @@ def test_a_commit_killed_half_way_is_finished_by_the_next_writer(root, fault):
     assert fresh.get("games", "g") == {"v": 2, "history_len": 1}
     assert fresh.get("phases", "g/0000") == {"phase": "S1901M"}
     assert fresh.get("ledger", "<m@x>") == {"status": "done"} and fresh.get("outbox", "<o@j>")
-    assert not list((root / "journal").iterdir())
+    assert journal.pending(root / "journal") == 0
     assert not [p for p in root.rglob(".*.tmp")]
 
 
@@ -215,11 +245,11 @@ def test_a_commit_killed_while_writing_its_journal_changes_nothing(root):
     """)
     proc = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 9, proc.stderr
-    assert len(list((root / "journal").iterdir())) == 1              # the torn journal
+    assert (root / "journal" / "log").stat().st_size and journal.pending(root / "journal") == 0   # torn
     with store.transaction() as tx:
         tx.put("ledger", "n", {"status": "done"})
     assert store.get("games", "g") == {"v": 1} and store.get("ledger", "m") is None
-    assert store.get("ledger", "n") == {"status": "done"} and not list((root / "journal").iterdir())
+    assert store.get("ledger", "n") == {"status": "done"} and journal.pending(root / "journal") == 0
 
 
 def test_the_running_judges_commits_are_synced_later_and_survive_a_kill(root):
@@ -228,27 +258,27 @@ def test_the_running_judges_commits_are_synced_later_and_survive_a_kill(root):
     checkpoint leaves them, and the next writer applies them again: same files."""
     child = textwrap.dedent(f"""
         import os
-        from judge.storage import Store
+        from judge.storage import Store, journal
         store = Store({str(root)!r}, lazy_sync=True)
         for i in range(5):
             with store.transaction() as tx:
                 tx.put("games", "g", {{"v": i}})
                 tx.put("ledger", f"m{{i}}", {{"status": "done"}})
-        assert len(list(store.journal_dir.iterdir())) == 5
+        assert journal.pending(store.journal_dir) == 5
         os._exit(9)
     """)
     proc = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 9, proc.stderr
-    assert len(list((root / "journal").glob("*.json"))) == 5
+    assert journal.pending(root / "journal") == 5
     store = Store(root)
-    assert store.recover() == 5 and not list((root / "journal").iterdir())
+    assert store.recover() == 5 and journal.pending(root / "journal") == 0
     assert store.get("games", "g") == {"v": 4} and all(store.get("ledger", f"m{i}") for i in range(5))
     lazy = Store(root, lazy_sync=True)
     with lazy.transaction() as tx:
         tx.put("games", "g", {"v": 5})
-    assert len(list((root / "journal").iterdir())) == 1
+    assert journal.pending(root / "journal") == 1
     lazy.checkpoint()
-    assert not list((root / "journal").iterdir()) and Store(root).get("games", "g") == {"v": 5}
+    assert journal.pending(root / "journal") == 0 and Store(root).get("games", "g") == {"v": 5}
 
 
 def test_transaction_holds_the_writer_lock(root):
@@ -383,10 +413,16 @@ def test_indexes_follow_the_games(root):
     assert store.get("addresses", "gm@example.org")["games"]["Alpha"]["role"] == "gm"
     row = store.all("catalogue")["Alpha"]
     assert row["status"] == "forming" and row["free"] == 6 and row["phases"] == 0
+    assert store.all("open") == {"Alpha": {"listed": True}}          # what LIST offers, apart
     game.players["France"] = game.players["France"].__class__()
     with store.transaction() as tx:
         save_game(tx, game)
     assert store.get("addresses", "fr@example.org") is None
+    for power in game.players:
+        game.players[power] = game.players[power].__class__((f"{power}@example.org",), "h", "en")
+    with store.transaction() as tx:
+        save_game(tx, game)
+    assert store.all("catalogue")["Alpha"]["free"] == 0 and store.all("open") == {}   # full: not offered
 
 
 def test_malformed_game_is_reported(root):
@@ -395,3 +431,43 @@ def test_malformed_game_is_reported(root):
         tx.put("games", "bad", {"name": "bad"})
     with pytest.raises(StoreError, match="games/bad"):
         load_game(store, "bad")
+
+
+def test_replaced_orders_go_to_a_log_the_game_file_stays_flat(root):
+    """Orders sent again and again: each mail appends the orders it replaces
+    to the phase's log; game.json holds the current ones only, so its size
+    stays flat; the phase's record has every one of them in arrival order
+    (the last MAX_REPLACED replaced), exactly as a game never stored has it.
+    Two mails of one batch (one Staging) append in turn."""
+    from judge.mail.staging import Staging
+    store = Store(root)
+    orders = [("A Par-Bur", Move("A", "par", "bur")), ("A Mar H", Hold("A", "mar")), ("F Bre H", Hold("F", "bre"))]
+    kept = Game.create("Resend", now=T0, seed=1)
+    with store.transaction() as tx:
+        save_game(tx, kept)
+    sizes = []
+    for i in range(0, 50, 2):
+        batch = Staging(store)
+        for j in (i, i + 1):
+            t = T0 + timedelta(minutes=j)
+            for g in (kept, load_game(batch, "Resend")):
+                g.submit("France", [Line(f"{text} #{j}", o) for text, o in orders], t)
+            save_game(batch, g)
+        with store.transaction() as tx:
+            batch.apply(tx)
+        sizes.append((root / "games" / "Resend" / "game.json").stat().st_size)
+    assert max(sizes) - min(sizes) < 100                             # flat: the current orders only
+    log = root / "games" / "Resend" / "replaced" / "0000.jsonl"
+    assert len(log.read_bytes().splitlines()) == 49 * 3
+    game = load_game(store, "Resend")
+    assert [e.text for e in game.orders["France"]] == [f"{text} #49" for text, _o in orders]
+    assert game.replaced_log.count == 147
+    [record] = game.process(T0 + timedelta(hours=1))
+    [expected] = kept.process(T0 + timedelta(hours=1))
+    assert record == expected and len(record.orders["France"]) == 100 + 3
+    texts = [e.text for e in record.orders["France"]]
+    assert texts[-3:] == [f"{text} #49" for text, _o in orders] and texts[0] == "F Bre H #15"   # arrival order
+    with store.transaction() as tx:
+        save_game(tx, game)
+    assert not log.exists()                                          # the record holds them now
+    assert load_game(store, "Resend").history[0] == expected

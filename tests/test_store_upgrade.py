@@ -17,6 +17,7 @@ from judge.config import load_config
 from judge.daemon import Daemon
 from judge.game import Game
 from judge.storage import Store, load_game
+from judge.storage.layout import shard_of, shard_path
 from storeview import tables
 
 V1 = Path(__file__).parent / "data" / "upgrade" / "v1-judge.json"
@@ -97,3 +98,42 @@ def test_the_judge_upgrades_at_start_and_sends_every_pending_mail_once(tmp_path)
     assert len(extended) == 8 and all("movegame" in m["Subject"] and any(w in m["Subject"] for w in ("deadline", "截止时间", "截止時間"))
                                      for m in extended)
     assert Store(data / "store").all("outbox") == {}             # every row recorded as sent
+
+
+def test_a_store_of_layout_2_is_converted_with_every_ledger_entry_and_unfinished_commit(tmp_path, capsys):
+    """Layout 2 (the ledger in TinyDB shards, a journal file per commit) -> 3:
+    `judge store upgrade` finishes the commit a crash left in its journal,
+    moves every ledger entry into the week tables of ledger.sqlite, keeps the
+    games; a crash before the new VERSION makes the next opening do it again."""
+    data = tmp_path / "data"
+    root = data / "store"
+    for d in ("games/g", "tables/ledger", "tables/outbox", "journal"):
+        (root / d).mkdir(parents=True)
+    (root / "VERSION").write_text("2\n")
+    (root / "games/g/game.json").write_text(json.dumps({"live": {"game": {"v": 1}}}))
+    entries = {f"m{i}@x": {"status": "done", "at": f"2026-{1 + i % 12:02d}-0{1 + i % 9}T10:00:00+00:00"}
+               for i in range(300)}
+    entries["odd@x"] = {"status": "ignored", "at": "yesterday"}
+    for shard in range(7):
+        rows = {k: v for j, (k, v) in enumerate(sorted(entries.items())) if j % 7 == shard}
+        (root / f"tables/ledger/{shard:04d}.json").write_text(json.dumps({"rows": rows}))
+    files = [("games/g/game.json", json.dumps({"live": {"game": {"v": 2}}}).encode()),
+             (shard_path("outbox", shard_of("outbox", "o@j")), json.dumps({"rows": {"o@j": {"status": "pending"}}}).encode())]
+    head = json.dumps([[p, len(b)] for p, b in files]).encode()
+    (root / "journal/000000000007.json").write_bytes(b"judge-journal 1\n" + head + b"\n" + b"".join(b for _p, b in files))
+    catalogue = {"forming": {"status": "forming", "free": 3, "listed": False},
+                 "full": {"status": "running", "free": 0, "listed": True}}
+    for name, row in catalogue.items():
+        (root / "tables" / "catalogue").mkdir(exist_ok=True)
+        (root / shard_path("catalogue", shard_of("catalogue", name))).write_text(json.dumps({"rows": {name: row}}))
+    (root / "ledger.sqlite").write_bytes(b"half made by a conversion a crash cut short")
+    assert main(["store", "upgrade", "--data", str(data)]) == 0
+    assert "store layout 2 -> 3" in capsys.readouterr().out
+    store = Store(root)
+    assert (root / "VERSION").read_text().strip() == "3" and not (root / "tables/ledger").exists()
+    assert tables(root)["ledger"] == entries
+    assert all(store.get("ledger", k) == v for k, v in entries.items())
+    assert len(store.ledger.weeks()) > 12                            # by the time of each entry
+    assert store.get("games", "g") == {"v": 2} and store.get("outbox", "o@j") == {"status": "pending"}
+    assert not list((root / "journal").glob("*.json"))
+    assert store.all("open") == {"forming": {"listed": False}}          # the new index, from the catalogue

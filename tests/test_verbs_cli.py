@@ -4,6 +4,8 @@ mail runs — same checks, same refusals."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
+
 import pytest
 
 from judge.cli import main
@@ -53,8 +55,10 @@ def test_a_players_verbs_for_a_power(capsys, data):
     assert judge(capsys, "game", "gm", "g", "wait", "France", "--data", data)[:2] == (0, "WAIT: France.\n")
     assert judge(capsys, "game", "wait", "g", "德国", "--data", data)[:2] == (0, "WAIT: France, Germany.\n")
     assert judge(capsys, "game", "nowait", "g", "France", "--data", data)[:2] == (0, "WAIT: Germany.\n")
-    rc, out, _ = judge(capsys, "game", "gm", "g", "absence", "Italy", "FROM", "2099-01-02", "TO", "2099-01-05",
-                       "--data", data)
+    # a date within a year of the judgekeeper's clock (farther is refused: issue 19 point 10)
+    start = (datetime.now(timezone.utc) + timedelta(days=30)).date()
+    rc, out, _ = judge(capsys, "game", "gm", "g", "absence", "Italy", "FROM", start.isoformat(), "TO",
+                       (start + timedelta(days=3)).isoformat(), "--data", data)
     assert rc == 0 and out == "Absence recorded.\n"
     game = load_game(Store(f"{data}/store"), "g")
     assert game.schedule.wait == {"Germany"} and "Italy" in game.schedule.absences

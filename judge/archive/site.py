@@ -41,6 +41,7 @@ from ..game.codec import time_from_str
 from ..maps import load_map, load_names
 from ..notation.names import LANGS, name_index
 from ..render import load_geometry, render_svg
+from ..rules.map import MapError
 from ..rules.phase import Phase
 from .export import export_game
 from .final import KINDS, end_view
@@ -201,20 +202,23 @@ class Site:
         view = game_view(game, lang)
         current = phase_view(game, game.position.phase, lang)
         return self._html(path, lang, "game.html", game=view, power_rows=list(zip(view.powers, current.centres)),
-                          end=end_view(game, lang), colours=load_geometry(game.map).colours)
+                          end=end_view(game, lang), colours=_colours(game))
 
     def _phase_page(self, path: str, lang: str, game: Game, phase: str) -> Page:
         view = phase_view(game, phase, lang)
         order = phases(game)
         i = order.index(phase)
-        svg = render_svg(game.map, names_of(game), view.position, view.results, lang,
-                         words=map_words(view.position.phase, lang))
+        try:
+            svg = render_svg(game.map, names_of(game), view.position, view.results, lang,
+                             words=map_words(view.position.phase, lang))
+        except MapError:             # a variant not drawn yet: the page goes without its picture
+            svg = ""
         nav = {"prev": order[i - 1] if i > 0 else None,
                "next": order[i + 1] if i + 1 < len(order) else None,
                "index": i + 1, "count": len(order)}
         return self._html(path, lang, "phase.html", view=view, svg=Markup(svg), nav=nav,
                           end=end_view(game, lang) if view.game_over else None,
-                          colours=load_geometry(game.map).colours, game_name=game.name)
+                          colours=_colours(game), game_name=game.name)
 
     def _not_found(self, path: str, lang: str) -> Page:
         page = self._html(path, lang, "not_found.html", missing="/" + path)
@@ -235,6 +239,15 @@ class Site:
             lang=lang, html_lang=HTML_LANG[lang], url=url, link=link, langs=langs,
             when=_when, **context)
         return Page(200, HTML, html.encode("utf-8"))
+
+
+def _colours(game: Game) -> dict:
+    """``{power: colour}`` of the game's map picture; ``{}`` for a map not drawn
+    yet (a variant whose ``geometry.json`` is still to come: issue 24)."""
+    try:
+        return dict(load_geometry(game.map).colours)
+    except MapError:
+        return {}
 
 
 def _when(dt: datetime | None) -> str:

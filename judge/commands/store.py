@@ -55,7 +55,7 @@ def register(sub) -> None:
 def run_upgrade(args) -> int:
     from ..config import ConfigError
     from ..mail.spool import Spool
-    from ..storage import Store, StoreError
+    from ..storage import Store, StoreError, layout
     from ..storage.owner import claim, holder
     from ..storage.upgrade import upgrade_v1
     from .submit import config_of
@@ -69,12 +69,18 @@ def run_upgrade(args) -> int:
                   file=sys.stderr)
             return 1
         with mine:
-            store = Store(cfg.store_path)
+            version = cfg.store_path / "VERSION"
+            before = version.read_text().strip() if version.is_file() else None
+            store = Store(cfg.store_path)            # a store of an earlier layout is converted here
             store.recover()
+            if before not in (None, layout.VERSION):
+                print(f"judge store upgrade: {cfg.store_path}: store layout {before} -> {layout.VERSION}")
             counts = upgrade_v1(cfg.v1_store_path, store, Spool(cfg.spool_dir))
     except (ConfigError, StoreError, OSError) as e:
         print(f"judge store upgrade: {e}", file=sys.stderr)
         return 2
+    if counts is None and before not in (None, layout.VERSION):
+        return 0
     if counts is None:
         print(f"judge store upgrade: nothing to upgrade in {cfg.data_dir} (no judge.json there)")
         return 0

@@ -9,8 +9,11 @@ points 6 and 10): the ``access`` group of a game's settings.
 - ``access``: who may JOIN: ``open`` (anyone), ``password`` (with the join
   password the GM hands out, ``JOIN game mypassword [power] joinpassword``),
   ``invite`` (the addresses in ``invited`` only).
-- ``listed``: False hides the game from LIST and the web index for everyone
-  but its players and GM.
+- ``listed``: False makes the game private (:attr:`AccessSettings.private`,
+  as ``access=invite`` does): to anyone but its players, its GM and its
+  invited addresses it is a game that does not exist, by mail (LIST,
+  OBSERVE, HISTORY, SUMMARY, MAP, and the refusals of JOIN and SIGNON;
+  :meth:`judge.verbs.session.Session.sees`) and on the web (no page at all).
 - ``approve``: a JOIN waits until the GM answers APPROVE or REJECT.
 """
 
@@ -59,3 +62,9 @@ class AccessSettings:
 
     def invites(self, address: str) -> bool:
         return address.lower() in self.invited
+
+    @property
+    def private(self) -> bool:
+        """Unlisted or invite-only: a game that exists only for its players,
+        its GM and its invited addresses (README, "Private games")."""
+        return not self.listed or self.access == "invite"

@@ -21,10 +21,15 @@ ORDER_TYPES = {cls.__name__: cls for cls in (
     o.RetreatPreference, o.BuildPriority, o.DisbandPriority)}
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _field_names(cls) -> tuple[str, ...]:
-    if dataclasses.is_dataclass(cls):
-        return tuple(f.name for f in dataclasses.fields(cls))
-    return cls._fields   # a NamedTuple
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) \
+            else cls._fields   # a NamedTuple
+    return names
 
 
 def _encode(value):

@@ -23,12 +23,14 @@ from ..rules.orders import (
 from ..rules.phase import Phase
 from ..rules.position import Position
 from ..rules.reasons import Reason
+from ..rules.victory import VictorySettings
 from . import book, resolve
 from .codec import position_from_dict, position_to_dict, time_from_str, time_to_str
 from .ending import EndOfGame, EndState
 from .errors import GameError
 from .history import History
 from .records import WRITTEN, OrderEntry, PhaseRecord, Player
+from .replaced import ReplacedLog, merged
 from .refusals import game_refusal
 from .roster import Change
 from .schedule import Schedule
@@ -75,7 +77,8 @@ class Game(EndOfGame):
     """One game. Build it with :meth:`create`; store it with :meth:`to_dict`.
 
     ``orders``: ``{power: (OrderEntry, ...)}`` for the current phase, in arrival
-    order (replaced entries kept, marked). ``standing``: ``{power: (OrderEntry,
+    order (replaced entries marked; once the game is stored they are in
+    ``replaced_log``, :mod:`.replaced`, which the phase's record reads back). ``standing``: ``{power: (OrderEntry,
     ...)}`` standing lists carried from earlier phases of the year (``RULES.md``
     §3.1-3.2, §3.7). ``history``: one :class:`PhaseRecord` per phase adjudicated, oldest first
     (a :class:`~judge.game.history.History`: records load when first used).
@@ -105,6 +108,7 @@ class Game(EndOfGame):
     roster: tuple[Change, ...] = ()
     press: tuple[dict, ...] = ()
     future: dict[str, dict[str, list]] = field(default_factory=dict)   # orders for later phases (.future)
+    replaced_log: ReplacedLog = field(default_factory=ReplacedLog, compare=False, repr=False)
 
     # ---- creating ----------------------------------------------------------------
     @classmethod
@@ -118,7 +122,7 @@ class Game(EndOfGame):
             raise GameError("bad_game_name", text=name)
         _check_time(now)
         game_map = load_map(map_name)
-        settings = settings or Settings()
+        settings = settings or Settings(victory=VictorySettings.for_map(game_map))   # the map's SC target (§7)
         try:
             settings.check_map(game_map)
         except ValueError as e:
@@ -194,7 +198,11 @@ class Game(EndOfGame):
         self.check_running()
         power = self.power(power)
         receipts = []
-        entries = book.Book(book.trimmed(self.orders.get(power, ())), self.phase.kind, self._limits(power))
+        have = self.orders.get(power, ())
+        if any(e.n is None for e in have):          # kept before entries were numbered: by their place
+            have = tuple(e if e.n is not None else replace(e, n=i) for i, e in enumerate(have))
+        arrival = max([self.replaced_log.next.get(power, 0), *(e.n + 1 for e in have)])
+        entries = book.Book(book.trimmed(have), self.phase.kind, self._limits(power))
         for line in lines:
             if not hasattr(line, "input"):
                 line = Line("", line)
@@ -209,10 +217,12 @@ class Game(EndOfGame):
                 if why:
                     receipts.append(Receipt(line.input, order, why))
                     continue
-                gone = entries.add(OrderEntry(line.input, order, WRITTEN, False, now))
+                gone = entries.add(OrderEntry(line.input, order, WRITTEN, False, now, arrival))
+                arrival += 1
                 receipts.append(Receipt(line.input, order, None, tuple(gone)))
         if power in self.orders or entries.entries:
             self.orders[power] = entries.entries
+            self.replaced_log.next[power] = arrival
         if power in self.schedule.to_confirm and any(r.ok for r in receipts):
             # orders sent again after a ROLLBACK: they may be processed early (issue 13 point 1)
             self.schedule = replace(self.schedule, to_confirm=self.schedule.to_confirm - {power})
@@ -278,8 +288,9 @@ class Game(EndOfGame):
         if self.phase.season != "F":
             return game_refusal("adjustment_with_fall")
         prov = province_of(order.location) if isinstance(order, (Build, Disband)) else None
-        if isinstance(order, Build) and prov not in self.map.home_centres[power]:
-            return Reason("not_home_centre", province=prov, power=power)
+        if isinstance(order, Build) and not self.map.may_build_in(power, prov):
+            return Reason("not_home_centre" if self.map.build == "home" else "not_owned",
+                          province=prov, power=power)
         if isinstance(order, Disband):
             return self._not_own_unit(power, order, self.position.units)
         return None
@@ -308,8 +319,9 @@ class Game(EndOfGame):
         seed = f"{self.seed}:{before.phase}"
         rng = random.Random(seed)
         state = rng.getstate()
-        entries = {p: self.orders.get(p, ()) + tuple(carried.get(p, ()) if kind == "A" else ())
-                   for p in game_map.powers}
+        logged = self.replaced_log.entries()
+        entries = {p: book.trimmed(merged(logged.get(p, []), self.orders.get(p, ())))
+                   + tuple(carried.get(p, ()) if kind == "A" else ()) for p in game_map.powers}
         standing = self._standing_now()
         if kind == "M":
             orders = self._written(entries, MOVEMENT_ORDERS)
@@ -335,7 +347,7 @@ class Game(EndOfGame):
         self.press = ()                  # the phase's public press goes with its record
         self.history.append(record)
         self._carry_standing(after)
-        self.position, self.orders = after, {}
+        self.position, self.orders, self.replaced_log = after, {}, ReplacedLog()
         return record
 
     @staticmethod
@@ -378,7 +390,12 @@ class Game(EndOfGame):
     def to_dict(self) -> dict:
         """Plain data (JSON-ready), the whole history included; :meth:`from_dict`
         gives back an equal game."""
-        return dict(self.live_dict(), history=[r.to_dict() for r in self.history])
+        logged = self.replaced_log.entries()
+        orders = {p: [e.to_dict() for e in merged(logged.get(p, []), self.orders.get(p, ()))]
+                  for p in {*self.orders, *logged}}
+        return dict(self.live_dict(), orders=orders, replaced=dict(self.replaced_log.to_dict(), index=None, size=0,
+                                                                    count=0),
+                    history=[r.to_dict() for r in self.history])
 
     def live_dict(self) -> dict:
         """:meth:`to_dict` without the history, which the store keeps apart
@@ -388,7 +405,8 @@ class Game(EndOfGame):
             "seed": self.seed, "created": time_to_str(self.created),
             "players": {p: pl.to_dict() for p, pl in self.players.items()},
             "position": position_to_dict(self.position),
-            "orders": {p: [e.to_dict() for e in es] for p, es in self.orders.items()},
+            "orders": {p: [dict(e.to_dict(), n=e.n) for e in es] for p, es in self.orders.items()},
+            "replaced": self.replaced_log.to_dict(),
             "standing": {p: [e.to_dict() for e in es] for p, es in self.standing.items()},
             "history_len": len(self.history),
             "ending": self.ending.to_dict(),
@@ -405,7 +423,8 @@ class Game(EndOfGame):
         ``load_record(i)`` giving the ``i``-th record's plain data (read when
         first needed). Raises ValueError/KeyError on malformed data."""
         def entries(d):
-            return {p: tuple(OrderEntry.from_dict(e) for e in es) for p, es in d.items()}
+            return {p: tuple(replace(OrderEntry.from_dict(e), n=e.get("n")) if "n" in e else OrderEntry.from_dict(e)
+                             for e in es) for p, es in d.items()}
         return cls(
             data["name"], data["map"], Settings.from_dict(data["settings"]), data["seed"],
             time_from_str(data["created"]),
@@ -419,6 +438,7 @@ class Game(EndOfGame):
             roster=tuple(Change.from_dict(c) for c in data.get("roster", ())),
             press=tuple(dict(p) for p in data.get("press", ())),
             future=dict(data.get("future", {})),
+            replaced_log=ReplacedLog.from_dict(data.get("replaced")),
         )
 
 

@@ -22,6 +22,7 @@ from .errors import GameError
 from .final_report import game_over_notice
 from .nmr import eject_player, missed_by, missing_powers, replace_player
 from .notices import GM, Notice, mailto
+from .replaced import ReplacedLog
 from .records import WRITTEN
 from .roster import record_change
 from .setting_text import change_settings, shown_pairs
@@ -86,6 +87,7 @@ def rollback(game, phase: str, now: datetime) -> list[Notice]:
         game.orders = _written(r.orders)
         game._carry_standing(r.position_after)
     game.orders = _written(rec.orders)
+    game.replaced_log = ReplacedLog()      # the record holds them: the phase's log starts again
     game.position = rec.position_before
     game.press = rec.press             # the phase's broadcasts are the phase's again
     game.history.truncate(index)

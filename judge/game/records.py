@@ -5,7 +5,7 @@ All are frozen; the game replaces them rather than changing them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..rules.orders import Result
@@ -68,13 +68,17 @@ class OrderEntry:
     """One order as kept by the game: ``text`` as written (``""`` when the judge
     made it), ``order`` the canonical order or standing order, ``source`` one of
     :data:`SOURCES`, ``replaced`` when a later order for the same unit (or list)
-    took its place, ``received`` the UTC time it arrived (None for the judge's)."""
+    took its place, ``received`` the UTC time it arrived (None for the judge's),
+    ``n`` its arrival number (not compared, not recorded)."""
 
     text: str
     order: object
     source: str = WRITTEN
     replaced: bool = False
     received: datetime | None = None
+    n: int | None = field(default=None, compare=False, repr=False)
+    """Its place in the power's arrival order in the phase (kept in the live
+    state only: :mod:`judge.game.replaced`)."""
 
     def to_dict(self) -> dict:
         return {"text": self.text, "order": order_to_dict(self.order), "source": self.source,

@@ -96,7 +96,7 @@ def adjustments(game_map: Map, position: Position, orders: dict[str, list],
     as the game says. In combined-order mode (§3.5) removals come first and may
     be voluntary."""
     made: dict[str, list[OrderEntry]] = {}
-    counts = adjustment_counts(position, game_map.powers)
+    counts = adjustment_counts(position, game_map.powers, game_map)
     for power in game_map.powers:
         lists = standing.get(power, Standing())
         written = orders.get(power, [])
@@ -156,7 +156,7 @@ def _removals_first(game_map, position, given, made, house, rules, home, rng) ->
     position, results = remove_units(position, removals)
     if house.default_disband == "house":
         extra = {}
-        for power, n in adjustment_counts(position, game_map.powers).items():
+        for power, n in adjustment_counts(position, game_map.powers, game_map).items():
             if n < 0:
                 picked = defaults.default_removals(game_map, position, power, -n, home[power], rng)
                 made.setdefault(power, []).extend(OrderEntry("", o, DEFAULT) for o in picked)

@@ -20,7 +20,7 @@ def adjustments_due(game_map: Map, position: Position) -> dict[str, int]:
     """``{power: count}`` for each power that must adjust: positive, builds it
     can make (at most its vacant owned home centres); negative, removals due."""
     out = {}
-    for power, n in adjustment_counts(position, game_map.powers).items():
+    for power, n in adjustment_counts(position, game_map.powers, game_map).items():
         if n > 0:
             n = min(n, len(buildable_locations(game_map, position, power)))
         if n:

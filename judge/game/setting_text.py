@@ -113,6 +113,8 @@ def _time(text: str, tz: str) -> datetime | None:
         moment = datetime.fromisoformat(text)
     except ValueError:
         raise GameError("not_a_time", what="end_at", text=text) from None
+    if moment.year > LATEST_YEAR or moment.year < 2000:
+        raise GameError("too_far_year", text=text.strip()[:40], first=2000, last=LATEST_YEAR)
     if moment.tzinfo is None:
         try:
             moment = moment.replace(tzinfo=ZoneInfo(tz))
@@ -121,16 +123,28 @@ def _time(text: str, tz: str) -> datetime | None:
     return moment.astimezone(timezone.utc)
 
 
+MAX_LENGTH_DAYS = 366
+"""The longest length the judge takes (EXTEND, PAUSE, a setting): a year.
+Longer ones are refused at the command (issue 19 point 10: ``EXTEND
+99999999h`` overflowed a datetime and set the whole mail aside)."""
+LATEST_YEAR = 2199
+"""The last year an ``end_at`` may fall in (a date beyond it is refused, not carried to an overflow)."""
+
+
 def hours_of(text: str, tz: str = "UTC") -> float:
     """``"48"``, ``"48h"``, ``"2d"``, ``"90m"``, ``"1d12h"``, ``"30s"`` -> hours.
-    ValueError otherwise."""
+    GameError (a ValueError) otherwise, or beyond :data:`MAX_LENGTH_DAYS`."""
     t = text.strip().lower().replace(" ", "")
     if re.fullmatch(r"\d+(\.\d+)?", t):
-        return float(t)
-    parts = re.findall(r"(\d+(?:\.\d+)?)([dhms])", t)
-    if not parts or "".join(n + u for n, u in parts) != t:
-        raise GameError("not_length", text=text)
-    return sum(float(n) * {"d": 24, "h": 1, "m": 1 / 60, "s": 1 / 3600}[u] for n, u in parts)
+        hours = float(t)
+    else:
+        parts = re.findall(r"(\d+(?:\.\d+)?)([dhms])", t)
+        if not parts or "".join(n + u for n, u in parts) != t:
+            raise GameError("not_length", text=text)
+        hours = sum(float(n) * {"d": 24, "h": 1, "m": 1 / 60, "s": 1 / 3600}[u] for n, u in parts)
+    if hours > MAX_LENGTH_DAYS * 24:
+        raise GameError("too_long", text=text.strip()[:40], days=MAX_LENGTH_DAYS)
+    return hours
 
 
 def length_of(text: str, tz: str = "UTC") -> float:
@@ -164,7 +178,11 @@ def _hours_list(text: str, tz: str) -> tuple[float, ...]:
 
 def _days_of(text: str, tz: str = "UTC") -> float:
     t = text.strip()
-    return float(t) if re.fullmatch(r"\d+(\.\d+)?", t) else hours_of(t) / 24
+    if re.fullmatch(r"\d+(\.\d+)?", t):
+        if float(t) > MAX_LENGTH_DAYS:
+            raise GameError("too_long", text=t[:40], days=MAX_LENGTH_DAYS)
+        return float(t)
+    return hours_of(t) / 24
 
 
 def _whole(text: str, tz: str) -> int:

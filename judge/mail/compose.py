@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime, timezone
-from email import policy
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime
 
 from .message import LOOP_HEADER
+from .policies import DEFAULT
 
 # 7-bit transfer encodings (base64/quoted-printable): safe for any relay
-OUT_POLICY = policy.default.clone(cte_type="7bit", linesep="\r\n")
+OUT_POLICY = DEFAULT.clone(cte_type="7bit", linesep="\r\n")
 
 
 def message_id_for(inbound_key: str, purpose: str, recipient: str, domain: str) -> str:

@@ -17,7 +17,9 @@ keeps to reading the mail and answering it:
   command are orders (handed to the ``orders`` verb before the next command);
   a press block (``PRESS``/``BROADCAST`` ... ``ENDPRESS``) goes whole to the
   ``press`` verb; other lines are answered as not a command (at most
-  :data:`MAX_NOISE`), or noted as talk;
+  :data:`MAX_NOISE`), or noted as talk; after a SIGNON that failed, no
+  line is read but a SIGNON (the answer says how many were not), so the
+  lines meant for one game never act on the game signed on before;
 - **budgets** (``[limits]``): seconds a mail may take, command and order
   lines, characters a line, lines with a password (:data:`MAX_PASSWORD_LINES`);
 - **identity**: the asker is the address in ``From`` (``Reply-To`` is only
@@ -73,6 +75,7 @@ from .reply import Reply, Unanswered
 
 log = logging.getLogger("judge.mail")
 MAX_NOISE = 20       # lines that are neither commands nor orders, shown before the rest is skipped
+LOOKUPS = ("list", "help")   # answered to one sender once in [senders] lookup_seconds (see _asked_again)
 MAX_PASSWORD_LINES = 5   # lines with a password read from one mail (CREATE, JOIN, SIGNON, SET PASSWORD, REPLACE)
 
 
@@ -87,6 +90,7 @@ class _Reading:
     secrets: set[str] = field(default_factory=set)       # passwords in this mail: masked in replies
     password_lines: int = 0                              # lines with a password read so far
     tagged: int = 0                                      # results up to here carry their copies
+    skipped: int = 0                                     # lines not read after a failed SIGNON
 
 
 class MailHandler:
@@ -115,6 +119,11 @@ class MailHandler:
         while i < len(lines):
             line, i = clean_line(lines[i]), i + 1
             if not line.strip():
+                continue
+            if s.skipping and not _is_signon(line):      # after a failed SIGNON: only a SIGNON is read
+                end = _after_press(lines, i - 1) if is_press_start(line) else i
+                r.skipped += sum(1 for skipped in lines[i - 1:end] if skipped.strip())
+                i = end
                 continue
             if until is not None and time.monotonic() > until:      # this mail must not hold the others up
                 self._out_of_time(s, r, lines, i - 1, budget)
@@ -169,6 +178,8 @@ class MailHandler:
                     s.stop = True
                     break
                 self._orders(s, r)
+                if cmd.name in LOOKUPS and self._asked_again(s, cmd):
+                    continue
                 s.perform(cmd)
                 self._tag(s, r)
                 if s.stop:
@@ -176,6 +187,8 @@ class MailHandler:
             if s.stop:
                 break
         self._orders(s, r)
+        if r.skipped:
+            r.notes.append(f"signon_failed:{r.skipped}")
         r.secrets |= s.checked
         for name in sorted(s.dirty):
             save_game(s.db, s.games[name])
@@ -232,6 +245,32 @@ class MailHandler:
         log.info("mail %s from %s: more than %d %s; %d line(s) not read", s.asker.key, s.asker.address,
                  allowed, limit.replace("_", " "), rest)
         return True
+
+    def _asked_again(self, s: Session, cmd) -> bool:
+        """Whether ``cmd`` (LIST or HELP, :data:`LOOKUPS`) was answered to
+        this sender less than ``[senders] lookup_seconds`` ago: then it is
+        not done again, the answer says when to ask again (issue 23: LIST
+        costs the judge most and needs no password; issue 19: one sender
+        asking a hundred times a minute is answered once). Table ``asked``:
+        sender -> {verb: UTC ISO time it was last answered}."""
+        seconds = self.cfg.senders.lookup_seconds
+        sender = (s.asker.address or s.asker.reply_to or "").lower()
+        if not seconds or not sender:
+            return False
+        row = s.db.get("asked", sender) or {}
+        try:
+            last = datetime.fromisoformat(row[cmd.name]) if row.get(cmd.name) else None
+        except (TypeError, ValueError):
+            last = None
+        if last is not None and timedelta(0) <= s.now - last < timedelta(seconds=seconds):
+            again = last + timedelta(seconds=seconds)
+            s.error(cmd.line, "asked_again", seconds=max(1, round((again - s.now).total_seconds())),
+                    limit=round(seconds))
+            log.info("mail %s from %s: %s answered at %s; not again before %s", s.asker.key, sender,
+                     cmd.name.upper(), last.isoformat(), again.isoformat())
+            return True
+        s.db.put("asked", sender, dict(row, **{cmd.name: s.now.isoformat()}))
+        return False
 
     def _answer_refused(self, s: Session) -> bool:
         """Whether to answer this mail: always, unless the judge could make
@@ -357,6 +396,11 @@ class MailHandler:
                 res["report"] = "sent" if res is told[-1] else "with_last"
         # a setting such as join_password=... reaches every player: never its value
         return [dataclasses.replace(x, context=mask(x.context, r.secrets)) for x in out] if r.secrets else out
+
+
+def _is_signon(line: str) -> bool:
+    cmd = read_command(line)
+    return cmd is not None and cmd.name == "signon"
 
 
 def _after_press(lines: list[str], i: int) -> int:

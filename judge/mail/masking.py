@@ -66,18 +66,26 @@ def _tokens(line: str) -> list[str]:
     return [w for w in words if w and w not in ("-", "—", ">")]
 
 
+def _letters(word: str) -> str:
+    """The Latin letters of ``word``, upper case: a command word with an emoji,
+    a digit or a replacement character in it (``😀SIGNON``, ``S٣IGNON``) is still read as one."""
+    return re.sub(r"[^A-Z]", "", word.upper())
+
+
 def _is_sign(word: str) -> bool:
     w = word.upper().replace("-", "").replace("_", "")
     if w in _SIGN_EN or word in _SIGN_ZH:
         return True
-    return len(w) >= 5 and w.isalpha() and bool(difflib.get_close_matches(w, _SIGN_EN, n=1, cutoff=0.75))
+    w = _letters(word)
+    return len(w) >= 5 and bool(difflib.get_close_matches(w, _SIGN_EN, n=1, cutoff=0.75))
 
 
 def _is_lead(word: str) -> bool:
     w = word.upper()
     if w in _LEAD_EN or word in _LEAD_ZH:
         return True
-    return len(w) >= 4 and w.isalpha() and bool(difflib.get_close_matches(w, _LEAD_EN, n=1, cutoff=0.8))
+    w = _letters(word)
+    return len(w) >= 4 and bool(difflib.get_close_matches(w, _LEAD_EN, n=1, cutoff=0.8))
 
 
 _GAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,32}")

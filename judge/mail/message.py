@@ -20,7 +20,6 @@ import codecs
 import logging
 import re
 from dataclasses import dataclass, field
-from email import policy
 from email.header import decode_header, make_header
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser, BytesParser
@@ -34,6 +33,7 @@ from .limits import ReadLimits, bound_raw
 from .loops import MARKER_HEADERS, automatic_reason
 from .masking import line_secrets
 from .quoting import MAX_HTML_TAGS, Line, html_lines, read_now, text_lines, unflow
+from .policies import DEFAULT
 
 log = logging.getLogger("judge.mail")
 
@@ -369,7 +369,7 @@ def read_mail(raw: bytes, key: str, own_address: str, envelope_from: str | None 
 
 def _read(raw, key, own_address, envelope_from, limits, markers) -> InboundMail:
     bounded, limit_notes = bound_raw(raw, limits)
-    msg = BytesParser(policy=policy.default).parsebytes(bounded)
+    msg = BytesParser(policy=DEFAULT).parsebytes(bounded)
     heads = _Headers(msg)
     name, sender = heads.address("From")
     _, reply_addr = heads.address("Reply-To")
@@ -410,7 +410,7 @@ def _headers_only(raw: bytes, key: str, own_address: str, envelope_from: str | N
     """The mail read from its header block alone (its body could not be parsed)."""
     head = raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0][:65536]
     try:
-        heads = _Headers(BytesHeaderParser(policy=policy.default).parsebytes(head))
+        heads = _Headers(BytesHeaderParser(policy=DEFAULT).parsebytes(head))
     except Exception:  # noqa: BLE001
         heads = _Headers(EmailMessage())
     name, sender = heads.address("From")

@@ -16,7 +16,9 @@ message bytes. Names are ``<ns since epoch, 20 digits>-<seq>-<hash>.msg`` so the
 name order is the arrival order. Writes go to ``tmp/``, are fsynced, renamed
 into place and the folder is fsynced (the Mailman queue discipline).
 
-Metadata keys: ``key`` (ledger key, see :func:`message_key`), ``source``
+Metadata keys: ``key`` (ledger key, see :func:`message_key`), ``from`` and
+``reply_to`` (the addresses of those headers, lower case, for the worker's
+fair queueing per sender: :mod:`judge.mail.fairness`), ``source``
 (``"smtp"``, ``"imap"``, ``"cli"``), ``received`` (UTC ISO time) and
 transport details (``uid``/``uidvalidity``/``folder`` for IMAP, ``mail_from``
 / ``rcpt_tos`` for SMTP), ``attempts`` (processing attempts so far that
@@ -48,25 +50,41 @@ import os
 import threading
 import time
 from dataclasses import dataclass
-from email import policy
 from email.parser import BytesHeaderParser
+from email.utils import parseaddr
 from pathlib import Path
 
-_HEADER_PARSER = BytesHeaderParser(policy=policy.default)
+from .policies import DEFAULT
+
+_HEADER_PARSER = BytesHeaderParser(policy=DEFAULT)
 
 
 def message_key(raw: bytes) -> str:
     """The ledger key of a raw mail: its Message-ID without ``<>`` (lower-cased
     domain part kept as written), else ``sha256:<hex of the bytes>``."""
+    return _read_heads(raw)[0]
+
+
+def _read_heads(raw: bytes) -> tuple[str, str, str]:
+    """``(ledger key, From address, Reply-To address)`` of a raw mail, from one
+    reading of its headers (addresses lower case, ``""`` when unreadable)."""
     try:
-        value = _HEADER_PARSER.parsebytes(raw).get("Message-ID")
+        head = _HEADER_PARSER.parsebytes(raw)
+        value = head.get("Message-ID")
         mid = str(value).strip() if value is not None else ""
     except Exception:  # noqa: BLE001 - a header that defeats the parser: fall back to the hash
-        mid = ""
+        head, mid = None, ""
     mid = mid.strip("<> \t\r\n")
-    if mid and len(mid) <= 500 and " " not in mid:
-        return mid
-    return "sha256:" + hashlib.sha256(raw).hexdigest()
+    key = mid if mid and len(mid) <= 500 and " " not in mid else "sha256:" + hashlib.sha256(raw).hexdigest()
+    return (key, *(_address(head, name) for name in ("From", "Reply-To")))
+
+
+def _address(head, name: str) -> str:
+    try:
+        value = head.get(name) if head is not None else None
+        return parseaddr(" ".join(str(value).split()))[1].strip().lower()[:300] if value is not None else ""
+    except Exception:  # noqa: BLE001 - a header that defeats the parser: no address
+        return ""
 
 
 @dataclass(frozen=True)
@@ -135,6 +153,8 @@ class Spool:
     def put(self, raw: bytes, meta: dict) -> SpoolEntry:
         """Spool ``raw`` with ``meta`` (``key`` is filled in if absent); durable on return."""
         meta = dict(meta)
+        if meta.get("source") != "cli" and "key" not in meta:   # who wrote it: for fair queueing
+            meta["key"], meta["from"], meta["reply_to"] = _read_heads(raw)
         meta.setdefault("key", message_key(raw))
         meta.setdefault("attempts", 0)
         name = self._name(meta["key"])
@@ -158,6 +178,16 @@ class Spool:
         if not isinstance(meta, dict) or "key" not in meta:
             raise ValueError(f"spool entry {name}: bad metadata line")
         return SpoolEntry(name, meta, raw)
+
+    def sender_of(self, name: str) -> tuple[str, str]:
+        """``(From, Reply-To)`` addresses of waiting entry ``name``, from its
+        metadata line alone (``("", "")``: gone, unreadable, or not noted)."""
+        try:
+            with open(self.new / name, "rb") as f:
+                meta = json.loads(f.readline())
+            return str(meta.get("from") or ""), str(meta.get("reply_to") or "")
+        except (OSError, ValueError, AttributeError):
+            return "", ""
 
     def remove(self, name: str) -> None:
         """Forget a processed entry (after its commit)."""

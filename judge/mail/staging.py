@@ -42,6 +42,10 @@ class Staging:
                 docs[k] = doc
         return docs
 
+    def read_log(self, table: str, key: str, length: int) -> bytes:
+        """The store's append-only file (:meth:`judge.storage.Store.read_log`)."""
+        return self.base.read_log(table, key, length)
+
     def put(self, table: str, key: str, doc: dict) -> None:
         self.changes[(table, key)] = doc
 

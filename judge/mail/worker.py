@@ -50,9 +50,13 @@ records sent/failed states (a few at a time, see :data:`REPORT_DELAY`), so
 the store still has one writer.
 
 Deadline work (:class:`~judge.scheduler.Work` from the scheduler, handed in
-with :meth:`Worker.submit_work`) goes through the same thread after the
-waiting mail: the :class:`~judge.mail.timekeeper.Timekeeper` ticks the game
-on a staged view, and the game change and its mails are committed together.
+with :meth:`Worker.submit_work`) goes through the same thread in slices, one
+game at a time, taking turns with the mail (:meth:`Worker.round`): the
+:class:`~judge.mail.timekeeper.Timekeeper` ticks the game on a staged view,
+the game change and its mails are committed together, in a commit of the
+game's own, and its mails go to the sender at once; then the waiting mail
+(one batch of it) before the next game. A thousand games due at the same
+second so keep no mail waiting longer than one game's work (issue 23).
 After every commit ``changed(docs, by_mail)`` is told which games changed
 (``{name: document}``), so the scheduler plans them again (and, after mail,
 orders that completed a phase get it processed early).
@@ -73,7 +77,6 @@ import threading
 import time
 import traceback
 from datetime import datetime, timedelta, timezone
-from email import policy
 from email.parser import BytesHeaderParser
 from email.utils import parseaddr
 from typing import Callable
@@ -81,8 +84,10 @@ from typing import Callable
 from .. import faults
 from .reply import CommandHandler, Reply
 from .compose import compose, message_id_for
+from .fairness import DIGEST, UNREAD, WINDOW, FairQueue
 from .message import InboundMail, read_mail
 from .pictures import Rasters, mail_parts, warm_pictures
+from .policies import DEFAULT
 from .render import render
 from .spool import Spool, SpoolEntry
 from .staging import Staging
@@ -100,11 +105,15 @@ IDLE_SYNC = 0.3
 """Seconds after a commit an idle worker makes its files durable (the store's
 journal covers a power cut until then; see :class:`judge.storage.Store`)."""
 
-PRUNE_SHARDS = 16
-"""Ledger shards pruned in one housekeeping round (all of them within a day)."""
+PRUNE_EVERY = 3600.0
+"""Seconds between two prunings of the ledger (each drops the weeks past
+``ledger_days`` and deletes the hour's entries that came of age)."""
 
-PRUNE_EVERY = 86400.0
-"""Seconds between two prunings of the ledger."""
+DIGEST_ANSWERS = 15
+"""Answers a digest holds in full (the others it counts)."""
+
+DIGEST_CHARS = 4000
+"""Characters of one answer a digest holds (the rest is cut)."""
 
 REPORT_DELAY = 0.5
 """Seconds sender reports may wait for a commit of their own; while mail comes
@@ -133,7 +142,7 @@ class Worker:
                  send: Callable[[list[dict]], None] = lambda rows: None,
                  timekeeper=None, commands=None,
                  changed: Callable[[dict[str, dict | None], bool], None] = lambda rows, by_mail: None,
-                 templates=None, reading: dict | None = None):
+                 templates=None, reading: dict | None = None, fair: FairQueue | None = None):
         self.store, self.spool, self.handler = store, spool, handler
         self.commands = commands                # runs `judge game ...` work items (judge.mail.keeper)
         self.templates = templates              # a judgekeeper's template copies (judge.text.templates)
@@ -144,12 +153,13 @@ class Worker:
         self.max_deaths = max_deaths
         self.ledger_days = ledger_days
         self._next_prune = 0.0                  # monotonic time of the next ledger pruning round
-        self._prune_shard = 0                   # the ledger shard it starts with
         self.clock, self.ack, self.send = clock, ack, send
         self.timekeeper, self.changed = timekeeper, changed
         self.reading = reading or {}            # read_mail's limits= and markers= (the config's)
         self.rasters = Rasters()                # map pictures drawn once per phase and language
-        self._work: list = []                   # deadline work not yet done
+        self.fair = fair or FairQueue(0)        # per-sender fair queueing (judge.mail.fairness); 0: none
+        self._digest_due: datetime | None = None   # the earliest digest due (None: none waits)
+        self._work: dict = {}                   # deadline work not yet done (an ordered set)
         self.events: queue.Queue = queue.Queue()
         self._not_before: dict[str, float] = {}
         self._reports: list[tuple] = []         # sender reports not yet recorded
@@ -209,49 +219,69 @@ class Worker:
         if recovered:
             log.warning("worker: the judge stopped while processing %d mail(s); one attempt counted "
                         "for each: %s", len(recovered), ", ".join(recovered))
+        self._digest_due = self.clock() if self.store.all("digests") else None    # left by the last run
         while not self._stop.is_set():
-            try:
-                self.housekeeping()
-            except Exception:  # noqa: BLE001 - tried again on the next round
-                log.exception("worker: housekeeping failed")
-            try:
-                timeout = self.drain()
-            except Exception:  # noqa: BLE001 - e.g. a full disk: keep the entry, try again
-                log.exception("worker: processing failed; the entry stays in the spool")
-                timeout = 5.0
-            try:
-                self._reports.append(self.events.get(timeout=timeout if not self._reports else
-                                                     min(timeout, REPORT_DELAY)))
-                while True:
-                    self._reports.append(self.events.get_nowait())
-            except queue.Empty:
-                pass
-            self._work += [e[1] for e in self._reports if e[0] == "work"]
-            self._reports = [e for e in self._reports if e[0] in ("sent", "failed")]
-            if self._work and not self.spool.pending():    # waiting mail first: it came before
-                work, self._work = self._work, []
-                try:
-                    self.process_work(work)
-                except Exception:  # noqa: BLE001 - the scheduler plans the game again on its rescan
-                    log.exception("worker: deadline work failed")
-            if self._reports and (len(self._reports) >= 200
-                                  or time.monotonic() - self._reports_since > REPORT_DELAY):
-                try:
-                    self.record_reports(self._reports)
-                except Exception:  # noqa: BLE001 - the rows stay pending and are sent again at start
-                    log.exception("worker: could not record sent states")
-                self._reports = []
-            if not self._reports:
-                self._reports_since = time.monotonic()
-            if not self.spool.pending():
-                try:
-                    self.store.checkpoint(IDLE_SYNC)     # idle: make the last commits' files durable
-                except Exception:  # noqa: BLE001 - the journals stay; tried again next round
-                    log.exception("worker: could not sync the store")
+            self.round()
         try:
             self.store.checkpoint()
         except Exception:  # noqa: BLE001 - the journals stay and are applied at the next start
             log.exception("worker: could not sync the store at stop")
+
+    def round(self) -> None:
+        """One round of the worker's loop: housekeeping, the waiting mail
+        (one batch only while deadline work waits), then ONE game's deadline
+        work in a commit of its own, whose mails go to the sender at once —
+        so mail never waits behind more than one game's work, and deadline
+        work never waits behind more than one batch of mail (issue 23)."""
+        try:
+            self.housekeeping()
+            self.send_digests()
+        except Exception:  # noqa: BLE001 - tried again on the next round
+            log.exception("worker: housekeeping failed")
+        try:
+            timeout = self.drain()
+        except Exception:  # noqa: BLE001 - e.g. a full disk: keep the entry, try again
+            log.exception("worker: processing failed; the entry stays in the spool")
+            timeout = 5.0
+        self._collect(0.0 if self._work else timeout if not self._reports else min(timeout, REPORT_DELAY))
+        if self._work:
+            item = next(iter(self._work))
+            del self._work[item]
+            try:
+                self.process_work([item])
+            except Exception:  # noqa: BLE001 - the scheduler plans the game again on its rescan
+                log.exception("worker: deadline work failed")
+        if self._reports and (len(self._reports) >= 200
+                              or time.monotonic() - self._reports_since > REPORT_DELAY):
+            try:
+                self.record_reports(self._reports)
+            except Exception:  # noqa: BLE001 - the rows stay pending and are sent again at start
+                log.exception("worker: could not record sent states")
+            self._reports = []
+        if not self._reports:
+            self._reports_since = time.monotonic()
+        if not self._work and not self.spool.pending():
+            try:
+                self.store.checkpoint(IDLE_SYNC)     # idle: make the last commits' files durable
+            except Exception:  # noqa: BLE001 - the journals stay; tried again next round
+                log.exception("worker: could not sync the store")
+
+    def _collect(self, timeout: float) -> None:
+        """Take the events waiting (the first one waited for up to ``timeout``
+        seconds): deadline work joins :attr:`_work` (once each, in order),
+        sender reports join :attr:`_reports`."""
+        events = []
+        try:
+            events.append(self.events.get(timeout=timeout) if timeout > 0 else self.events.get_nowait())
+            while True:
+                events.append(self.events.get_nowait())
+        except queue.Empty:
+            pass
+        for event in events:
+            if event[0] == "work":
+                self._work.setdefault(event[1], None)
+            elif event[0] in ("sent", "failed"):
+                self._reports.append(event)
 
     # ---- spool entries ---------------------------------------------------------
     def drain(self) -> float:
@@ -260,10 +290,11 @@ class Worker:
         killed every few seconds, or crashing in a loop, still gets its first
         mails committed instead of losing a whole batch each time);
         returns how long to wait (s) before looking again (an entry may be
-        waiting for its retry time, and holds back the ones behind it)."""
+        waiting for its retry time, and holds back the ones behind it).
+        While deadline work waits it returns after one batch (0.0)."""
         while not self._stop.is_set():
             names = []
-            for name in self.spool.pending():
+            for name in self.fair.order(self.spool.pending(), self.spool.sender_of):
                 wait = self._not_before.get(name, 0) - time.monotonic()
                 if wait > 0:
                     if not names:
@@ -276,6 +307,9 @@ class Worker:
                 return 1.0
             self.process_batch(names)
             self._batch_now = min(self.batch, self._batch_now * 2)
+            self._collect(0.0)
+            if self._work:                  # deadline work waits: one game's turn (see round)
+                return 0.0
         return 0.1
 
     def process(self, name: str) -> None:
@@ -341,25 +375,41 @@ class Worker:
             if entry.meta.get("source") == "cli":
                 done.append(self._command(entry, batch, now))
                 continue
+            kind = self.fair.klass(entry.name)
+            if kind == UNREAD:                     # past its sender's limit: not read, counted
+                done.append(self._unread(entry, batch, now))
+                continue
             try:
                 mail = read_mail(entry.raw, entry.key, self.address, entry.meta.get("mail_from"), **self.reading)
                 staging = Staging(batch)
-                quiet = ""
+                quiet, held = "", []
                 if mail.automatic:
                     replies: list[Reply] = []
                     status, summary = "ignored", f"not answered ({mail.automatic})"
                 else:
                     replies = self.handler.handle(mail, staging, now)
                     quiet = getattr(replies, "reason", "")     # the handler chose not to answer (why)
+                    if kind == DIGEST:             # its answer waits for the sender's digest
+                        held = [r for r in replies if r.purpose == "reply"]
+                        replies = [r for r in replies if r.purpose != "reply"]
                     status, summary = ("ignored", f"not answered ({quiet})") if quiet else \
-                        ("done", f"{len(replies)} repl{'y' if len(replies) == 1 else 'ies'}")
+                        ("done", f"{len(replies)} repl{'y' if len(replies) == 1 else 'ies'}"
+                                 + (", the answer held for a digest" if held else ""))
                 rows = [self._row(mail, r, now, staging) for r in replies]
+                answers = [dict(zip(("subject", "text"), render(r.template, r.lang, self.templates, **r.context)),
+                                to=r.to[0], lang=r.lang, at=now.isoformat()) for r in held]
             except Exception as e:  # noqa: BLE001 - any bug in a handler must not lose the mail
                 failed = (entry, mail, e, False)
                 break
             staging.apply(batch)
+            for answer in answers:
+                self._hold(batch, answer["to"], now, answer=answer)
+            if kind == DIGEST and not answers and not mail.automatic and mail.reply_to:
+                self._hold(batch, mail.reply_to, now)      # a person writes: its unread mails are told
             ledger = {"status": status, "at": now.isoformat(), "from": mail.sender,
                       "subject": mail.subject[:200], "replies": [r["id"] for r in rows]}
+            if held:
+                ledger["digest"] = held[0].to[0]
             if status == "ignored":
                 ledger["reason"] = mail.automatic or quiet
             batch.put("ledger", entry.key, ledger)
@@ -367,6 +417,83 @@ class Worker:
                 batch.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
             done.append((entry, rows, f"from {mail.sender or '?'} {mail.subject[:60]!r}: {summary}"))
         return batch, done, failed
+
+    # ---- fair queueing (judge.mail.fairness) ----------------------------------------
+    def _unread(self, entry: SpoolEntry, batch: Staging, now: datetime):
+        """An entry past its sender's limit: not read; its ledger entry says
+        so (``flood``) and the sender's digest counts it."""
+        sender, reply_to = entry.meta.get("from", ""), entry.meta.get("reply_to", "")
+        batch.put("ledger", entry.key, {"status": "ignored", "at": now.isoformat(), "from": sender,
+                                        "subject": "", "replies": [], "reason": "flood"})
+        if reply_to or sender:
+            self._hold(batch, reply_to or sender, now, unread=1)
+        return entry, [], (f"from {sender or '?'}: not read: its sender sent more than {self.fair.read} mails "
+                           f"within {WINDOW:g} s (counted in the digest to {reply_to or sender or 'nobody'})")
+
+    def _hold(self, batch: Staging, address: str, now: datetime, answer: dict | None = None,
+              unread: int = 0) -> None:
+        """Add an ``answer`` (``{subject, text, lang, at}``) or ``unread``
+        mails to the digest waiting for ``address`` (table ``digests``; a new
+        one is due :data:`~judge.mail.fairness.WINDOW` seconds from ``now``).
+        Called without ``unread``, it notes that a person wrote (a mail of
+        that sender read and not automatic): only then does a digest of
+        unread mails alone go out (no answers to a robot's flood)."""
+        address = address.lower()
+        row = batch.get("digests", address)
+        row = dict(row) if row else {"due": (now + timedelta(seconds=WINDOW)).isoformat(),
+                                     "since": now.isoformat(), "lang": self.language, "answers": [],
+                                     "more": 0, "unread": 0, "person": False}
+        row["person"] = row.get("person", False) or not unread
+        if answer is not None:
+            if not row["answers"]:
+                row["lang"] = answer["lang"]
+            if len(row["answers"]) < DIGEST_ANSWERS:
+                text = answer["text"] if len(answer["text"]) <= DIGEST_CHARS else \
+                    answer["text"][:DIGEST_CHARS].rsplit("\n", 1)[0] + "\n[…]"
+                row["answers"] = row["answers"] + [{"subject": answer["subject"], "at": answer["at"], "text": text}]
+            else:
+                row["more"] += 1
+        row["unread"] += unread
+        batch.put("digests", address, row)
+        due = datetime.fromisoformat(row["due"])
+        self._digest_due = due if self._digest_due is None else min(self._digest_due, due)
+
+    def send_digests(self) -> list[str]:
+        """Send the digests that are due: ONE commit deletes their rows and
+        puts their mails in the outbox; then they go to the sender. A digest
+        that holds only unread mails goes out too (nothing is dropped
+        unannounced), unless none of that sender's mails read was a person's
+        (then it is logged). Returns the addresses whose digests were due."""
+        now = self.clock()
+        if self._digest_due is None or now < self._digest_due:
+            return []
+        waiting = self.store.all("digests")
+        due = {a: r for a, r in waiting.items() if datetime.fromisoformat(r["due"]) <= now}
+        rows = []
+        if due:
+            with self.store.transaction() as tx:
+                for address, row in sorted(due.items()):
+                    tx.delete("digests", address)
+                    if not row["answers"] and not row.get("person", True):
+                        log.info("digest to %s: not sent: %d mail(s) not read, and none read was a person's "
+                                 "(automatic mail); they are in the ledger", address, row["unread"])
+                        continue
+                    reply = Reply(purpose="digest", to=(address,), template="digest.txt", lang=row["lang"],
+                                  in_reply=False, context={"answers": row["answers"], "more": row["more"],
+                                                           "unread": row["unread"], "since": row["since"],
+                                                           "answered": self.fair.answered, "read": self.fair.read,
+                                                           "judge_name": self.name, "judge_address": self.address})
+                    out = self._row(_blank_mail(f"digest:{address}:{row['since']}"), reply, now)
+                    tx.put("outbox", out["id"], {k: v for k, v in out.items() if k != "id"})
+                    rows.append(out)
+            for address, row in sorted(due.items()):
+                if row["answers"] or row.get("person", True):
+                    log.info("digest to %s: %d answer(s) held, %d more read, %d mail(s) not read", address,
+                             len(row["answers"]), row["more"], row["unread"])
+        rest = [datetime.fromisoformat(r["due"]) for a, r in waiting.items() if a not in due]
+        self._digest_due = min(rest) if rest else None
+        self.send(rows)
+        return sorted(due)
 
     def _command(self, entry: SpoolEntry, batch: Staging, now: datetime):
         """A ``judge game ...`` work item (see :mod:`judge.mail.keeper`): run
@@ -593,12 +720,11 @@ class Worker:
 
     # ---- housekeeping ----------------------------------------------------------
     def housekeeping(self) -> None:
-        """Resend requests now; a few ledger shards pruned each round, every
-        shard once every :data:`PRUNE_EVERY` seconds."""
+        """Resend requests now; the ledger pruned every :data:`PRUNE_EVERY` seconds."""
         self.resend()
         if time.monotonic() >= self._next_prune:
-            self._next_prune = time.monotonic() + PRUNE_EVERY * PRUNE_SHARDS / self.store.shards("ledger")
-            self.prune_ledger(PRUNE_SHARDS)
+            self._next_prune = time.monotonic() + PRUNE_EVERY
+            self.prune_ledger()
 
     def resend(self) -> list[str]:
         """Do the ``judge spool resend`` requests: each failed outgoing mail named
@@ -627,31 +753,17 @@ class Worker:
         self.send(rows)
         return [r["id"] for r in rows]
 
-    def prune_ledger(self, shards: int | None = None) -> int:
-        """Remove ledger entries older than ``ledger_days`` (0: keep them all)
-        from the next ``shards`` shards of the ledger (None: all of them);
+    def prune_ledger(self) -> int:
+        """Remove ledger entries older than ``ledger_days`` (0: keep them all):
+        whole weeks dropped (:meth:`judge.storage.Store.expire_ledger`);
         returns how many went."""
         if not self.ledger_days:
             return 0
-        cutoff = self.clock() - timedelta(days=self.ledger_days)
-        total = self.store.shards("ledger")
-        picked = [(self._prune_shard + i) % total for i in range(min(shards or total, total))]
-        self._prune_shard = (picked[-1] + 1) % total
-        old = []
-        for key, doc in (item for shard in picked for item in self.store.keys("ledger", shard).items()):
-            try:
-                at = datetime.fromisoformat(doc.get("at", ""))
-            except (TypeError, ValueError):
-                continue
-            if at.tzinfo is not None and at < cutoff:
-                old.append(key)
-        if old:
-            with self.store.transaction() as tx:
-                for key in old:
-                    tx.delete("ledger", key)
-            log.info("ledger: %d entr%s older than %g days removed", len(old), "y" if len(old) == 1 else "ies",
+        gone = self.store.expire_ledger((self.clock() - timedelta(days=self.ledger_days)).timestamp())
+        if gone:
+            log.info("ledger: %d entr%s older than %g days removed", gone, "y" if gone == 1 else "ies",
                      self.ledger_days)
-        return len(old)
+        return gone
 
     # ---- sender reports --------------------------------------------------------
     def record_reports(self, reports: list[tuple]) -> None:
@@ -687,7 +799,7 @@ class Worker:
         self.send(notice_rows)
 
 
-_HEADERS = BytesHeaderParser(policy=policy.default)
+_HEADERS = BytesHeaderParser(policy=DEFAULT)
 
 
 def _headers_only(entry: SpoolEntry) -> InboundMail:

@@ -217,8 +217,9 @@ def _build_of(ref: Ref, ctx, check_position: bool) -> Build:
     pos = ctx.position
     if check_position and pos is not None and ctx.phase_kind == "A":
         if ctx.power:            # the checks in the order of the rules core (judge.rules.adjustments)
-            if ref.prov not in gm.home_centres.get(ctx.power, ()):
-                raise _fail(ctx, "not_home_centre", province=ref.prov, power=ctx.power)
+            if not gm.may_build_in(ctx.power, ref.prov):
+                raise _fail(ctx, "not_home_centre" if gm.build == "home" else "not_owned",
+                            province=ref.prov, power=ctx.power)
             if pos.sc_owners.get(ref.prov) != ctx.power:
                 raise _fail(ctx, "not_owned", province=ref.prov, power=ctx.power)
         if ref.prov in pos.units:

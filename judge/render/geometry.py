@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..maps import map_dir, read_json
-from ..rules.map import Map, MapError
+from ..maps import map_about, map_dir, read_json
+from ..rules.map import NEUTRAL, Map, MapError
 from . import voronoi
 from .projection import Point, Projection
 
@@ -27,6 +27,9 @@ WIDTH = 800.0
 
 SC_OFFSET = (0.0, 11.0)
 """Default SC marker place: this far (picture units) from the label point."""
+
+NEUTRAL_COLOUR, NEUTRAL_TINT = "#7d7d7d", "#dedede"
+"""Neutral units (they belong to no power): grey."""
 
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 _PROVINCE_KEYS = ("label", "unit", "sc", "coasts", "seeds")
@@ -65,23 +68,54 @@ _CACHE: dict[tuple[str, int], Geometry] = {}
 
 
 def load_geometry(game_map: Map, path: str | Path | None = None) -> Geometry:
-    """The checked geometry of ``game_map``: ``path`` or ``maps/<map name>/geometry.json``.
+    """The checked geometry of ``game_map``: ``path`` or ``maps/<map name>/geometry.json``,
+    or, for a variant played on another map's board (``"picture": "standard"`` in
+    its ``map.json``, such as France vs Austria), that map's geometry with colours
+    for the variant's powers (:func:`build_geometry` ``borrowed``).
     Cached per file and map. Raises :class:`MapError` (file, key, reason) when the
     file is missing or malformed, lacks a point for a province or coast of the
     map, names a province the map lacks, puts a land province's point at sea (or
     a sea's on land), or lacks a colour for a power."""
-    path = Path(path) if path else map_dir(game_map.name) / "geometry.json"
+    borrowed = False
+    if path is None:
+        path = map_dir(game_map.name) / "geometry.json"
+        if not path.exists():
+            try:
+                picture = map_about(game_map.name).get("picture")
+            except MapError:
+                picture = None
+            if isinstance(picture, str) and picture != game_map.name:
+                path, borrowed = map_dir(picture) / "geometry.json", True
+    path = Path(path)
     key = (str(path), id(game_map))
     if key not in _CACHE:
         if not path.exists():
             raise MapError(str(path), "-", f"no geometry file for map {game_map.name!r}")
-        _CACHE[key] = build_geometry(game_map, read_json(path), str(path))
+        _CACHE[key] = build_geometry(game_map, read_json(path), str(path), borrowed=borrowed)
     return _CACHE[key]
 
 
-def build_geometry(game_map: Map, data: dict, source: str = "<geometry>") -> Geometry:
+def power_colours(index: int) -> tuple[str, str]:
+    """A unit colour and a land tint for the ``index``-th power of a map whose
+    picture has none for it (Chaos's 34 powers on the standard board): hues a
+    golden angle apart, alternating in depth so neighbours in the list differ."""
+    hue = (index * 0.381966 + 0.03) % 1.0
+    dark = 0.62 if index % 2 else 0.78
+    return _hsv(hue, 0.85, dark), _hsv(hue, 0.32, 0.97)
+
+
+def _hsv(h: float, s: float, v: float) -> str:
+    import colorsys
+    return "#" + "".join(f"{round(c * 255):02x}" for c in colorsys.hsv_to_rgb(h, s, v))
+
+
+def build_geometry(game_map: Map, data: dict, source: str = "<geometry>", borrowed: bool = False) -> Geometry:
     """Check ``data`` (the parsed file) against ``game_map`` and project it.
-    Raises :class:`MapError` as :func:`load_geometry` does."""
+    ``borrowed``: the file is another map's (same board, other powers): its
+    ``map`` is not checked, powers it colours that the map lacks are left out
+    and the map's powers it lacks get :func:`power_colours`. Neutral units
+    (``judge.rules.map.NEUTRAL``) are drawn grey. Raises :class:`MapError` as
+    :func:`load_geometry` does."""
     def fail(key: str, reason: str):
         raise MapError(source, key, reason)
 
@@ -100,7 +134,7 @@ def build_geometry(game_map: Map, data: dict, source: str = "<geometry>") -> Geo
 
     if data.get("format", 1) != 1:
         fail("format", "unknown format version (this judge reads 1)")
-    if data.get("map") != game_map.name:
+    if data.get("map") != game_map.name and not borrowed:
         fail("map", f"must name the map {game_map.name!r}")
     proj = _projection(section(data, "projection", dict), fail)
     land = tuple(_polygon(p, f"land[{i}]", point, fail) for i, p in enumerate(section(data, "land", list)))
@@ -110,8 +144,10 @@ def build_geometry(game_map: Map, data: dict, source: str = "<geometry>") -> Geo
 
     colours, tints = {}, {}
     powers = section(data, "powers", dict)
-    for power in game_map.powers:
+    for n, power in enumerate(game_map.powers):
         entry = powers.get(power)
+        if entry is None and borrowed:
+            entry = dict(zip(("colour", "tint"), power_colours(n)))
         if not isinstance(entry, dict):
             fail(f"powers.{power}", "missing: every power of the map needs a colour")
         for field, table in (("colour", colours), ("tint", tints)):
@@ -120,8 +156,9 @@ def build_geometry(game_map: Map, data: dict, source: str = "<geometry>") -> Geo
                 fail(f"powers.{power}.{field}", "must be a colour like \"#a0b1c2\"")
             table[power] = value
     for power in powers:
-        if power not in game_map.powers:
+        if power not in game_map.powers and not borrowed:
             fail(f"powers.{power}", "not a power of the map")
+    colours[NEUTRAL], tints[NEUTRAL] = NEUTRAL_COLOUR, NEUTRAL_TINT
 
     provinces = section(data, "provinces", dict)
     for code in provinces:
@@ -160,6 +197,9 @@ def build_geometry(game_map: Map, data: dict, source: str = "<geometry>") -> Geo
         seeds[code] = own
     neutral = [point(s, f"neutral[{i}]") for i, s in enumerate(_list(data, "neutral", fail))]
 
+    if proj.kind == "plane" and proj.lenses:      # a lens bends straight coasts: project them finely
+        step = (proj.origin[0] + proj.width / proj.scale) / 250      # a 250th of the drawing's width
+        land, water = tuple(_dense(p, step) for p in land), tuple(_dense(p, step) for p in water)
     land_xy = tuple(tuple(map(proj, poly)) for poly in land)
     water_xy = tuple(tuple(map(proj, poly)) for poly in water)
     label_xy = {k: proj(p) for k, p in label.items()}
@@ -172,7 +212,8 @@ def build_geometry(game_map: Map, data: dict, source: str = "<geometry>") -> Geo
     sc_xy = {code: proj(p) if p else (label_xy[code][0] + SC_OFFSET[0], label_xy[code][1] + SC_OFFSET[1])
              for code, p in sc.items()}
     regions = _regions(game_map, {c: [proj(p) for p in pts] for c, pts in seeds.items()},
-                       [proj(p) for p in neutral], (proj.width, proj.height), fail)
+                       [proj(p) for p in neutral], (proj.width, proj.height), fail,
+                       lambda q: _on_land(q, land_xy, water_xy))
     return Geometry(source, proj.width, proj.height, land_xy, water_xy, regions,
                     label_xy, unit_xy, sc_xy, colours, tints)
 
@@ -194,6 +235,7 @@ def _projection(d: dict, fail) -> Projection:
         size = d.get("size")
         if not (isinstance(size, list) and len(size) == 2 and all(isinstance(v, (int, float)) and v > 0 for v in size)):
             fail("projection.size", "must be [width, height], both positive")
+        _lenses(d, fail, "[x, y]")
     elif kind == "lonlat":
         b = d.get("bounds")
         if not (isinstance(b, list) and len(b) == 4 and all(isinstance(v, (int, float)) for v in b)
@@ -201,15 +243,20 @@ def _projection(d: dict, fail) -> Projection:
             fail("projection.bounds", "must be [west, south, east, north] with west < east, south < north")
         if not isinstance(d.get("parallel", 0), (int, float)) or not -80 <= d.get("parallel", 0) <= 80:
             fail("projection.parallel", "must be a latitude between -80 and 80")
-        lenses = d.get("lenses", [])
-        for i, f in enumerate(lenses if isinstance(lenses, list) else [None]):
-            if not (isinstance(f, dict) and isinstance(f.get("centre"), list) and len(f["centre"]) == 2
-                    and isinstance(f.get("radius"), (int, float)) and f["radius"] > 0
-                    and isinstance(f.get("magnify"), (int, float)) and 0 < f["magnify"] <= 4):
-                fail(f"projection.lenses[{i}]", "must be {\"centre\": [lon, lat], \"radius\": > 0, \"magnify\": above 0, at most 4}")
+        _lenses(d, fail, "[lon, lat]")
     else:
         fail("projection.type", "must be \"lonlat\" or \"plane\"")
     return Projection.from_dict(d, WIDTH)
+
+
+def _lenses(d: dict, fail, centre: str) -> None:
+    lenses = d.get("lenses", [])
+    for i, f in enumerate(lenses if isinstance(lenses, list) else [None]):
+        if not (isinstance(f, dict) and isinstance(f.get("centre"), list) and len(f["centre"]) == 2
+                and isinstance(f.get("radius"), (int, float)) and f["radius"] > 0
+                and isinstance(f.get("magnify"), (int, float)) and 0 < f["magnify"] <= 4):
+            fail(f"projection.lenses[{i}]",
+                 f"must be {{\"centre\": {centre}, \"radius\": > 0, \"magnify\": above 0, at most 4}}")
 
 
 def _polygon(entry, key: str, point, fail) -> list[Point]:
@@ -220,17 +267,18 @@ def _polygon(entry, key: str, point, fail) -> list[Point]:
 
 
 def _regions(game_map: Map, seeds: dict[str, list[Point]], neutral: list[Point],
-             size: tuple[float, float], fail) -> dict[str, list[list[Point]]]:
+             size: tuple[float, float], fail, on_land) -> dict[str, list[list[Point]]]:
     """Province regions from projected seeds: land and impassable provinces share
-    the plane with the neutral seeds, seas share another plane."""
+    the plane with the neutral seeds on land, seas share another plane with the
+    neutral seeds at sea (water drawn off the board)."""
     w, h = size
     box = (-w, -h, 2 * w, 2 * h)   # wide enough that no cell inside the picture touches it
+    sea_neutral = {q for q in neutral if not on_land(q)}
     out = {}
     for want_sea in (False, True):
         groups: list[tuple[str | None, list[Point]]] = [
             (c, pts) for c, pts in seeds.items() if (game_map.provinces[c].kind == "sea") == want_sea]
-        if not want_sea:
-            groups.append((None, neutral))
+        groups.append((None, [q for q in neutral if (q in sea_neutral) == want_sea]))
         sites, owners, seen = [], [], {}
         for code, pts in groups:
             for q in pts:
@@ -245,6 +293,16 @@ def _regions(game_map: Map, seeds: dict[str, list[Point]], neutral: list[Point],
                 sites.append(q)
                 owners.append(code)
         out.update(voronoi.regions(sites, owners, box))
+    return out
+
+
+def _dense(poly: list[Point], step: float) -> list[Point]:
+    """``poly`` with points added so no edge is longer than ``step``."""
+    out = []
+    for i, a in enumerate(poly):
+        b = poly[(i + 1) % len(poly)]
+        n = max(1, math.ceil(math.dist(a, b) / step))
+        out += [(a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n) for k in range(n)]
     return out
 
 

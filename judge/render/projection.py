@@ -9,7 +9,9 @@ Two kinds (the ``projection`` section of ``geometry.json``, ``maps/README.md``):
   latitude), so crowded regions get room; then scaled so ``bounds`` (west,
   south, east, north) span the picture width.
 - ``"plane"``: points are ``[x, y]`` in a drawing of ``size`` = [w, h] units,
-  y down; only scaled to the picture width.
+  y down; optional lenses as above (``centre`` [x, y], ``radius`` in drawing
+  units), the box widened to hold its edges as the lenses bulge them, then
+  scaled to the picture width.
 """
 
 from __future__ import annotations
@@ -41,6 +43,12 @@ class Projection:
             y1 = self._plane((mid_lon, south))[1]
         else:
             x0, y0, x1, y1 = bounds   # the drawing's box, y down
+            if self.lenses:           # widened to hold the box's edges as the lenses bulge them
+                edge = [(x0 + (x1 - x0) * i / 200, y) for i in range(201) for y in (y0, y1)]
+                edge += [(x, y0 + (y1 - y0) * i / 200) for i in range(201) for x in (x0, x1)]
+                moved = [self._plane(p) for p in edge]
+                x0, y0 = min(x0, *(p[0] for p in moved)), min(y0, *(p[1] for p in moved))
+                x1, y1 = max(x1, *(p[0] for p in moved)), max(y1, *(p[1] for p in moved))
         self.origin = (x0, y0)
         self.scale = width / (x1 - x0)
         self.width = width
@@ -48,10 +56,10 @@ class Projection:
 
     @classmethod
     def from_dict(cls, d: dict, width: float) -> "Projection":
+        lenses = tuple((tuple(f["centre"]), f["radius"], f["magnify"]) for f in d.get("lenses", ()))
         if d["type"] == "plane":
             w, h = d["size"]
-            return cls("plane", (0.0, 0.0, w, h), width)
-        lenses = tuple((tuple(f["centre"]), f["radius"], f["magnify"]) for f in d.get("lenses", ()))
+            return cls("plane", (0.0, 0.0, w, h), width, lenses=lenses)
         return cls("lonlat", tuple(d["bounds"]), width, d.get("parallel", 0.0), lenses)
 
     def _plane(self, p: Point) -> Point:
@@ -60,7 +68,7 @@ class Projection:
         A lens maps distance r from its centre to R*g(r/R) with g(t) = t + (m-1)t(1-t)^2:
         m times larger at the centre, g(1) = 1 and g'(1) = 1 at the rim (no seam),
         and one-to-one for 0 < m <= 4 (m < 1 shrinks)."""
-        x, y = p[0] * self.k, -p[1]
+        x, y = (p[0] * self.k, -p[1]) if self.kind == "lonlat" else p
         for (cx, cy), radius, m in self.lenses:
             dx, dy = x - cx, y - cy
             r = math.hypot(dx, dy)
@@ -71,8 +79,5 @@ class Projection:
         return x, y
 
     def __call__(self, p: Point) -> Point:
-        if self.kind == "lonlat":
-            x, y = self._plane(p)
-        else:
-            x, y = p
+        x, y = self._plane(p)
         return (x - self.origin[0]) * self.scale, (y - self.origin[1]) * self.scale

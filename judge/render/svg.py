@@ -30,6 +30,8 @@ SEA, LAND, NEUTRAL, IMPASSABLE = "#bcd8ec", "#f3eedf", "#dcd7cb", "#b9b4a8"
 SEA_LINE, LAND_LINE, COAST_LINE = "#93b6d2", "#9a8f7a", "#5f7f99"
 GREY = "#8a8a8a"
 LEGEND_H = 46.0
+LEGEND_ROW = 17.0
+"""The legend's height with one row of powers, and each further row's."""
 """The reason of the hold the adjudicator gives a unit without orders (``judge.rules.movement``)."""
 DISLODGED_SHIFT = (10.0, -9.0)
 """Where a dislodged unit is drawn, from its province's unit point (picture units)."""
@@ -106,7 +108,7 @@ class _Drawing:
     # ---- whole picture -----------------------------------------------------------
     def svg(self, width: int) -> str:
         geo = self.geo
-        w, h = geo.width, geo.height + LEGEND_H
+        w, h = geo.width, geo.height + self.legend_height()
         parts = [
             f'<svg xmlns="http://www.w3.org/2000/svg" class="diplomacy-map" width="{width}" '
             f'height="{_f(width * h / w)}" viewBox="0 0 {_f(w)} {_f(h)}" data-phase="{self.pos.phase}" '
@@ -145,7 +147,8 @@ class _Drawing:
         seas, lands = [], []
         for code, prov in self.map.provinces.items():
             d = _ring_path(geo.regions.get(code, ()))
-            title = f"<title>{escape(self._name(code))}</title>"
+            name = self._name(code)
+            title = f"<title>{escape(self.names.english.get(code, code) if name == code else name)}</title>"
             if prov.kind == "sea":
                 seas.append(f'<path class="province sea" data-province="{code}" d="{d}">{title}</path>')
                 continue
@@ -169,6 +172,8 @@ class _Drawing:
         )
 
     def _name(self, code: str) -> str:
+        """The province's name in the picture's language; its code when a map has no
+        Chinese name for it."""
         if self.lang == "en":
             return self.names.english.get(code, code)
         return self.own.get("provinces", {}).get(code) or self.names.chinese[code][0 if self.lang == "zh-hans" else 1]
@@ -177,7 +182,9 @@ class _Drawing:
         out = []
         for code, prov in self.map.provinces.items():
             x, y = self.geo.label[code]
-            text = self.names.abbr.get(code, code.capitalize()) if self.lang == "en" else self._name(code)
+            text = self._name(code) if self.lang != "en" else code
+            if text == code:     # English, or a map without Chinese names: the abbreviation
+                text = self.names.abbr.get(code, code.capitalize())
             style = ' class="label sea" fill="#2d5878" font-style="italic"' if prov.kind == "sea" else ' class="label"'
             out.append(f'<text{style} data-province="{code}" x="{_f(x)}" y="{_f(y)}">{escape(text)}</text>')
         size = 9
@@ -341,29 +348,47 @@ class _Drawing:
                 f'height="26" rx="4" fill="#ffffff" fill-opacity="0.85" stroke="{COAST_LINE}" stroke-width="0.8"/>'
                 f'<text x="14" y="24" font-size="15" font-weight="bold" fill="{INK}">{text}</text></g>')
 
+    def _power_names(self) -> dict[str, str]:
+        out = {}
+        for power in self.map.powers:
+            entry = self.names.power_names.get(power, {})
+            out[power] = entry.get("en", power) if self.lang == "en" else \
+                self.own.get("powers", {}).get(power) or entry.get("zh_hans" if self.lang == "zh-hans" else "zh_hant", power)
+        return out
+
+    def _legend_grid(self, names: dict[str, str]) -> tuple[int, int]:
+        """(columns, rows) of the powers' legend: as many columns as the longest entry
+        (box, name, a two-digit count) allows, at most one per power."""
+        widest = max((_text_width(f"{n} 00", 10) + 30 for n in names.values()), default=60)
+        cols = max(1, min(len(names), int(self.geo.width // widest)))
+        return cols, max(1, -(-len(names) // cols))
+
+    def legend_height(self) -> float:
+        return LEGEND_H + (self._legend_grid(self._power_names())[1] - 1) * LEGEND_ROW
+
     def _legend(self) -> str:
-        geo, lang = self.geo, self.lang
+        geo = self.geo
         y0 = geo.height
         counts = self.pos.centre_counts()
         units: dict[str, int] = {}
         for u in self.pos.units.values():
             units[u.power] = units.get(u.power, 0) + 1
         out = [f'<g class="legend" font-size="10" fill="{INK}">',
-               f'<rect x="0" y="{_f(y0)}" width="{_f(geo.width)}" height="{_f(LEGEND_H)}" fill="#fbf9f3"/>',
+               f'<rect x="0" y="{_f(y0)}" width="{_f(geo.width)}" height="{_f(self.legend_height())}" fill="#fbf9f3"/>',
                f'<line x1="0" y1="{_f(y0)}" x2="{_f(geo.width)}" y2="{_f(y0)}" stroke="{COAST_LINE}"/>']
-        step = geo.width / len(self.map.powers)
+        names = self._power_names()
+        cols, rows = self._legend_grid(names)
+        step = geo.width / cols
         for i, power in enumerate(self.map.powers):
-            x = 8 + i * step
-            entry = self.names.power_names.get(power, {})
-            name = entry.get("en", power) if lang == "en" else self.own.get("powers", {}).get(power) or \
-                entry.get("zh_hans" if lang == "zh-hans" else "zh_hant", power)
+            x = 8 + (i % cols) * step
+            top = y0 + (i // cols) * LEGEND_ROW
             out.append(f'<g class="legend-power" data-power="{escape(power)}">'
-                       f'<rect x="{_f(x)}" y="{_f(y0 + 7)}" width="14" height="11" fill="{geo.tints[power]}" '
+                       f'<rect x="{_f(x)}" y="{_f(top + 7)}" width="14" height="11" fill="{geo.tints[power]}" '
                        f'stroke="{geo.colours[power]}" stroke-width="2"/>'
-                       f'<text x="{_f(x + 19)}" y="{_f(y0 + 16)}">{escape(name)} '
+                       f'<text x="{_f(x + 19)}" y="{_f(top + 16)}">{escape(names[power])} '
                        f'<tspan font-weight="bold">{counts.get(power, 0)}</tspan></text>'
                        f'<title>{escape(self.words["count"].format(sc=counts.get(power, 0), units=units.get(power, 0)))}</title></g>')
-        y = y0 + 33
+        y = y0 + 33 + (rows - 1) * LEGEND_ROW
         key = []
         x = 10.0
 

@@ -40,18 +40,51 @@ def cells(sites: list[Point], box: tuple[float, float, float, float]):
     """The Voronoi cell of every site inside ``box`` = (x0, y0, x1, y1).
 
     Returns ``[(vertices, tags)]`` in site order; ``tags[i]`` is the index of the
-    site across edge ``i`` or ``-1`` for the box. Sites must be distinct."""
+    site across edge ``i`` or ``-1`` for the box. Sites must be distinct.
+
+    Each cell starts as the box and is cut by the bisectors with the other sites
+    nearest first, found ring by ring in a bucket grid (about one or two sites a
+    bucket), until the next ring lies beyond twice the cell's reach: no farther
+    site's bisector can cut it."""
     x0, y0, x1, y1 = box
+    if not sites:
+        return []
+    sx0, sy0 = min(p[0] for p in sites), min(p[1] for p in sites)
+    sx1, sy1 = max(p[0] for p in sites), max(p[1] for p in sites)
+    size = max(math.sqrt(max(sx1 - sx0, 1e-9) * max(sy1 - sy0, 1e-9) * 1.5 / len(sites)), 1e-6)
+    buckets: dict[tuple[int, int], list[int]] = {}
+    for j, (px, py) in enumerate(sites):
+        buckets.setdefault((int((px - sx0) // size), int((py - sy0) // size)), []).append(j)
+    nx, ny = int((sx1 - sx0) // size) + 1, int((sy1 - sy0) // size) + 1
     out = []
     for i, s in enumerate(sites):
         poly = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
         tags = [-1, -1, -1, -1]
-        others = sorted((math.dist(s, o), j) for j, o in enumerate(sites) if j != i)
-        for d, j in others:
-            reach = max(math.dist(s, v) for v in poly) if poly else 0.0
-            if d > 2 * reach:
-                break   # this and all farther sites' bisectors miss the cell
-            poly, tags = _clip(poly, tags, s, sites[j], j)
+        cx, cy = int((s[0] - sx0) // size), int((s[1] - sy0) // size)
+        ring = 0
+        reach = max(math.dist(s, v) for v in poly)
+        while True:
+            near = []
+            for gx in range(cx - ring, cx + ring + 1):
+                edge = gx in (cx - ring, cx + ring)
+                for gy in (range(cy - ring, cy + ring + 1) if edge else (cy - ring, cy + ring)):
+                    for j in buckets.get((gx, gy), ()):
+                        if j != i:
+                            near.append((math.dist(s, sites[j]), j))
+            for d, j in sorted(near):
+                if d > 2 * reach:
+                    break   # this and all farther sites' bisectors miss the cell
+                o = sites[j]
+                nx, ny = o[0] - s[0], o[1] - s[1]
+                c = (nx * (s[0] + o[0]) + ny * (s[1] + o[1])) / 2
+                if all(nx * px + ny * py <= c for px, py in poly):
+                    continue   # the bisector misses the cell
+                poly, tags = _clip(poly, tags, s, o, j)
+                reach = max(math.dist(s, v) for v in poly) if poly else 0.0
+            # every site not yet seen is at least ring * size away (outside this ring)
+            if ring * size > 2 * reach or (cx - ring < 0 and cy - ring < 0 and cx + ring >= nx and cy + ring >= ny):
+                break
+            ring += 1
         out.append((poly, tags))
     return out
 

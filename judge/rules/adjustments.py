@@ -29,20 +29,35 @@ class AdjustmentOutcome:
     results: list[Result]
 
 
-def adjustment_counts(position: Position, powers) -> dict[str, int]:
-    """``{power: owned SCs - units}`` for each of ``powers`` (positive: builds due)."""
+def adjustment_counts(position: Position, powers, game_map: Map | None = None) -> dict[str, int]:
+    """``{power: owned SCs - units}`` for each of ``powers`` (positive: builds due).
+    Units and SCs of anyone else (a map's neutral units, ``RULES.md`` §7) are not
+    counted: they never build and are never removed. In the start phase of a
+    map with ``start.mobilize`` (1898) a power builds one unit at most (§7)."""
     counts = {p: 0 for p in powers}
     for owner in position.sc_owners.values():
-        counts[owner] = counts.get(owner, 0) + 1
+        if owner in counts:
+            counts[owner] += 1
     for u in position.units.values():
-        counts[u.power] = counts.get(u.power, 0) - 1
+        if u.power in counts:
+            counts[u.power] -= 1
+    if game_map is not None and mobilizing(game_map, position):
+        counts = {p: min(n, 1) for p, n in counts.items()}
     return counts
 
 
+def mobilizing(game_map: Map, position: Position) -> bool:
+    """The first phase of a ``start.mobilize`` map: each power builds one unit in
+    a home centre of its choice and then owns only that centre (1898;
+    ``RULES.md`` §7)."""
+    return game_map.start.mobilize and position.phase == game_map.start.phase
+
+
 def buildable_locations(game_map: Map, position: Position, power: str) -> list[str]:
-    """Home centres of ``power`` that it owns and that are vacant."""
-    return sorted(h for h in game_map.home_centres.get(power, ())
-                  if position.sc_owners.get(h) == power and h not in position.units)
+    """Places ``power`` may build in now: its home centres (or the map's build
+    sites, or under ``build == "owned"`` any SC: ``RULES.md`` §7) that it owns and
+    that are vacant."""
+    return [h for h in game_map.build_places(power, position.sc_owners) if h not in position.units]
 
 
 def adjudicate_adjustments(game_map: Map, position: Position,
@@ -50,7 +65,7 @@ def adjudicate_adjustments(game_map: Map, position: Position,
                            rules: RuleOptions = DEFAULT_RULES) -> AdjustmentOutcome:
     """Resolve an adjustment phase. ``orders`` is ``{power: [Build | Disband | Waive]}``.
     Never raises for bad orders."""
-    counts = adjustment_counts(position, game_map.powers)
+    counts = adjustment_counts(position, game_map.powers, game_map)
     units = dict(position.units)
     used = {p: 0 for p in counts}
     results: list[Result] = []
@@ -69,7 +84,10 @@ def adjudicate_adjustments(game_map: Map, position: Position,
                                       CIVIL_DISORDER, destroyed=True))
     nxt = str(Phase.parse(position.phase).next_in_year()) if position.phase[0] == "W" else \
         f"S{int(position.phase[1:-1]) + 1}M"
-    return AdjustmentOutcome(Position(nxt, units, dict(position.sc_owners), {}), results)
+    owners = dict(position.sc_owners)
+    if mobilizing(game_map, position):     # a power keeps only the home centre it built in
+        owners = {sc: o for sc, o in owners.items() if sc in units and units[sc].power == o}
+    return AdjustmentOutcome(Position(nxt, units, owners, {}), results)
 
 
 def _apply(gm: Map, position: Position, units: dict, power: str, order: Order,
@@ -86,8 +104,9 @@ def _apply(gm: Map, position: Position, units: dict, power: str, order: Order,
         p = gm.provinces.get(prov)
         if p is None:
             return ILLEGAL, Reason("unknown_location", location=order.location)
-        if prov not in gm.home_centres.get(power, ()):
-            return ILLEGAL, Reason("not_home_centre", province=prov, power=power)
+        if not gm.may_build_in(power, prov):
+            return ILLEGAL, Reason("not_home_centre" if gm.build == "home" else "not_owned",
+                                   province=prov, power=power)
         if position.sc_owners.get(prov) != power:
             return ILLEGAL, Reason("not_owned", province=prov, power=power)
         if prov in units:

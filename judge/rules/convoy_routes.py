@@ -19,12 +19,16 @@ class RouteGeometry:
 
     def __init__(self, game_map: Map):
         self.map = game_map
-        self.seas = frozenset(c for c, p in game_map.provinces.items() if p.kind == "sea")
-        self.sea_adj = {s: game_map.fleet_prov_adj.get(s, frozenset()) for s in self.seas}
+        provs = game_map.provinces
+        # a port (a coastal province a map marks, RULES.md §7) carries convoys as a sea does
+        self.seas = frozenset(c for c, p in provs.items() if p.kind == "sea" or p.port)
+        self.sea_adj = {s: frozenset().union(*(game_map.fleet_prov_adj.get(loc, frozenset())
+                                              for loc in (game_map.coasts_of(s) or (s,))))
+                        for s in self.seas}
         shore: dict[str, set[str]] = {}
         for s in self.seas:
             for p in self.sea_adj[s]:
-                if p not in self.seas:
+                if provs[p].is_land:
                     shore.setdefault(p, set()).add(s)
         self.shore = {p: frozenset(v) for p, v in shore.items()}
         self._on_route: dict[tuple[str, str, str], bool] = {}
@@ -61,24 +65,47 @@ class RouteGeometry:
         start = self.shore.get(src, frozenset())
         goal = self.shore.get(dst, frozenset())
         adj = self.sea_adj
+        seas = self.seas
 
-        def extend(path: list[str], has: bool) -> bool:
+        def reaches(n: str, forbidden: set[str], targets) -> bool:
+            """Some chain of seas outside ``forbidden`` leads from ``n`` into ``targets``
+            (a necessary condition for extending a chordless route through ``n``:
+            it prunes the search, which on a large ocean, Youngstown's, would
+            otherwise walk every chordless path)."""
+            if n in targets:
+                return True
+            seen, todo = {n}, [n]
+            while todo:
+                for m in adj[todo.pop()]:
+                    if m in seas and m not in seen and m not in forbidden:
+                        if m in targets:
+                            return True
+                        seen.add(m)
+                        todo.append(m)
+            return False
+
+        def extend(path: list[str], has: bool, near: set[str]) -> bool:
+            # near: seas touching path[:-1] (a later sea may touch only the last one)
             last = path[-1]
             if last in goal:
                 return has
             for n in adj[last]:
-                if n not in self.seas or n in path:
+                if n not in seas or n in path:
                     continue
                 # chordless: n touches no earlier sea but ``last``, and not the source
-                if n in start or any(n in adj[p] for p in path[:-1]):
+                if n in start or n in near:
+                    continue
+                forbidden = set(path) | near | adj[last] | start
+                forbidden.discard(n)
+                if not reaches(n, forbidden, goal) or (not has and n != sea and not reaches(n, forbidden, {sea})):
                     continue
                 path.append(n)
-                if extend(path, has or n == sea):
+                if extend(path, has or n == sea, near | adj[last]):
                     return True
                 path.pop()
             return False
 
         for s in start:
-            if extend([s], s == sea):
+            if extend([s], s == sea, set()):
                 return True
         return False

@@ -47,7 +47,7 @@ def possible_orders(game_map: Map, position: Position, power: str) -> dict[str |
         return {p: [Retreat(d.unit.type, d.unit.location, loc) for loc in d.retreats]
                 + [Disband(d.unit.type, d.unit.location)]
                 for p, d in position.dislodged.items() if d.unit.power == power}
-    due = adjustment_counts(position, [power])[power]
+    due = adjustment_counts(position, [power], game_map)[power]
     if due > 0:
         out: dict[str | None, list[Order]] = {}
         for prov in buildable_locations(game_map, position, power):
@@ -64,7 +64,8 @@ def possible_orders(game_map: Map, position: Position, power: str) -> dict[str |
 
 def movement_orders(game_map: Map, position: Position, unit: Unit,
                     fleets: frozenset[str] | None = None) -> list[Order]:
-    """Every legal movement-phase order for ``unit``: hold, moves, supports, convoys.
+    """Every legal movement-phase order for ``unit``: hold, moves, supports, and the
+    convoys of armies to places the fleets now at sea could carry them.
     ``fleets`` (seas holding a fleet) is computed when not given."""
     geo = geometry(game_map)
     if fleets is None:
@@ -87,7 +88,10 @@ def movement_orders(game_map: Map, position: Position, unit: Unit,
             if army.type != "A":
                 continue
             src = army.location
-            for dst in sorted(geo.shore):
+            # only where the fleets now at sea could carry the army: a convoy no chain of
+            # them could complete is legal but idle, and on a large ocean (Youngstown)
+            # asking the route geometry about every shore costs seconds
+            for dst in sorted(_convoy_reach(game_map, src, fleets)):
                 if dst != src and geo.on_route(prov, src, dst):
                     out.append(Convoy("F", unit.location, src, dst))
     return out

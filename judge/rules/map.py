@@ -2,7 +2,11 @@
 
 A :class:`Map` is built from a plain ``dict`` (the parsed ``maps/<name>/map.json``,
 format documented in ``maps/README.md``); nothing about any particular map is written
-in code. :func:`Map.from_dict` validates the data and raises :class:`MapError` naming
+in code. Format 2 (variants, ``RULES.md`` §7) only adds keys, so format-1 files read
+as before: ``build`` (``"home"``/``"owned"``), ``powers.<P>.build_sites``,
+``provinces.<code>.port``, ``start.neutral_units`` (owner :data:`NEUTRAL`),
+``start.mobilize``; powers 1 to :data:`MAX_POWERS`; a start phase of any year 1-9999.
+``picture``, ``credit`` and ``title`` are for the rim (not read here). :func:`Map.from_dict` validates the data and raises :class:`MapError` naming
 the source file, the key and the reason.
 
 Locations are strings: a province code (``"par"``) or a coast of a split-coast
@@ -17,7 +21,10 @@ import unicodedata
 from dataclasses import dataclass, field
 
 PROVINCE_TYPES = ("inland", "coastal", "sea", "impassable")
-PHASE_RE = re.compile(r"^[SFW]\d{4}[MRA]$")
+PHASE_RE = re.compile(r"^([SF]\d{1,4}M|W\d{1,4}A)$")   # a start phase: movement or adjustments
+BUILD_RULES = ("home", "owned")
+NEUTRAL = "Neutral"          # the owner of a map's neutral units (RULES.md §7)
+MAX_POWERS = 34
 
 
 class MapError(ValueError):
@@ -55,12 +62,15 @@ def normalise_name(text: str) -> str:
 @dataclass(frozen=True)
 class Province:
     """One province. ``kind`` is one of :data:`PROVINCE_TYPES`; ``coasts`` lists the
-    named coasts (``("nc", "sc")``) of a split-coast province, else is empty."""
+    named coasts (``("nc", "sc")``) of a split-coast province, else is empty;
+    ``port`` is a coastal province whose fleet may convoy as if at sea
+    (DPjudge's PORT; ``RULES.md`` §7)."""
 
     code: str
     kind: str
     sc: bool
     coasts: tuple[str, ...] = ()
+    port: bool = False
 
     @property
     def is_land(self) -> bool:
@@ -75,6 +85,7 @@ class StartPosition:
     phase: str
     units: dict[str, tuple[tuple[str, str], ...]]
     sc_owners: dict[str, str]
+    mobilize: bool = False       # 1898: one build in a chosen home centre first (RULES.md §7)
 
 
 @dataclass
@@ -89,8 +100,16 @@ class Map:
         army_adj: ``{province: frozenset of provinces an army can move to}``.
         fleet_adj: ``{location: frozenset of locations a fleet can move to}``
             (split-coast provinces appear only as their coasts).
-        victory_centres: SCs needed for a solo (``RULES.md`` §1, 18 on standard).
-        start: the start position.
+        victory_centres: SCs needed for a solo (``RULES.md`` §1, 18 on standard;
+            per map, §7).
+        start: the start position; its ``units`` may hold the map's neutral
+            units under :data:`NEUTRAL` (not a power: never orders, builds or
+            owns; ``RULES.md`` §7).
+        build: ``"home"`` (builds in owned home centres, or in the power's
+            ``build_sites`` where the map lists them) or ``"owned"`` (in any
+            owned SC: Build anywhere, Chaos; ``RULES.md`` §7).
+        build_sites: ``{power: frozenset of SCs}`` where the map lists a power's
+            build places instead of its home centres (only powers it lists).
     """
 
     name: str
@@ -102,6 +121,8 @@ class Map:
     victory_centres: int
     start: StartPosition
     english_names: dict[str, str] = field(default_factory=dict)
+    build: str = "home"
+    build_sites: dict[str, frozenset[str]] = field(default_factory=dict)
     # derived
     supply_centres: frozenset[str] = frozenset()
     fleet_prov_adj: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -133,6 +154,22 @@ class Map:
         if unit_type == "A":
             return province in self.army_adj.get(self.loc_province.get(src) or province_of(src), ())
         return province in self.fleet_prov_adj.get(src, ())
+
+    def may_build_in(self, power: str, province: str) -> bool:
+        """True if ``province`` is a place where ``power`` may build at all
+        (owning it and its being vacant are checked apart): a home centre (or a
+        listed build site), or any SC under ``build == "owned"``
+        (``RULES.md`` §1, §7)."""
+        if self.build == "owned":
+            return province in self.supply_centres
+        return province in self.build_sites.get(power, self.home_centres.get(power, ()))
+
+    def build_places(self, power: str, sc_owners: dict[str, str]) -> list[str]:
+        """Provinces ``power`` owns and may build in, sorted (vacancy not checked)."""
+        if self.build == "owned":
+            return sorted(sc for sc, o in sc_owners.items() if o == power)
+        return sorted(p for p in self.build_sites.get(power, self.home_centres.get(power, ()))
+                      if sc_owners.get(p) == power)
 
     def is_sea(self, province: str) -> bool:
         return self.provinces[province].kind == "sea"
@@ -181,9 +218,14 @@ class Map:
             sc = p.get("sc", False)
             if not isinstance(sc, bool):
                 raise MapError(source, key + ".sc", "must be true or false")
+            port = p.get("port", False)
+            if not isinstance(port, bool):
+                raise MapError(source, key + ".port", "must be true or false")
+            if port and kind != "coastal":
+                raise MapError(source, key + ".port", "only a coastal province can be a port")
             if sc and kind in ("sea", "impassable"):
                 raise MapError(source, key + ".sc", f"a {kind} province cannot be a supply centre")
-            provinces[code] = Province(code, kind, sc, coasts)
+            provinces[code] = Province(code, kind, sc, coasts, port)
 
         fleet_locs = set()
         for code, p in provinces.items():
@@ -237,11 +279,25 @@ class Map:
         raw_powers = need(data, "powers", dict, "")
         if not raw_powers:
             raise MapError(source, "powers", "a map needs at least one power")
+        if len(raw_powers) > MAX_POWERS:
+            raise MapError(source, "powers", f"{len(raw_powers)} powers: a map has at most {MAX_POWERS}")
+        if NEUTRAL in raw_powers:
+            raise MapError(source, f"powers.{NEUTRAL}", f"{NEUTRAL!r} names the neutral units (start.neutral_units), not a power")
+        build = data.get("build", "home")
+        if build not in BUILD_RULES:
+            raise MapError(source, "build", f"{build!r}: use one of {', '.join(BUILD_RULES)}")
+        scs_all = {c for c, p in provinces.items() if p.sc}
         homes: dict[str, frozenset[str]] = {}
+        sites: dict[str, frozenset[str]] = {}
         seen_home: dict[str, str] = {}
         for power, pd in raw_powers.items():
             hs = need(pd, "home_centres", list, f"powers.{power}.")
-            if not hs:
+            if "build_sites" in pd:
+                bs = pd["build_sites"]
+                if not isinstance(bs, list) or not all(isinstance(b, str) and b in scs_all for b in bs):
+                    raise MapError(source, f"powers.{power}.build_sites", "must be a list of supply centres")
+                sites[power] = frozenset(bs)
+            if not hs and build == "home" and not sites.get(power):
                 raise MapError(source, f"powers.{power}.home_centres", "a power needs at least one home centre")
             for h in hs:
                 if h not in provinces:
@@ -264,23 +320,35 @@ class Map:
         start_raw = need(data, "start", dict, "")
         phase = start_raw.get("phase", "S1901M")
         if not isinstance(phase, str) or not PHASE_RE.match(phase):
-            raise MapError(source, "start.phase", f"{phase!r} is not a phase name like S1901M")
+            raise MapError(source, "start.phase", f"{phase!r} is not a start phase like S1901M or W1900A")
+        mobilize = start_raw.get("mobilize", False)
+        if not isinstance(mobilize, bool) or (mobilize and not phase.startswith("W")):
+            raise MapError(source, "start.mobilize", "must be true or false; true needs a Winter start phase")
         units: dict[str, tuple[tuple[str, str], ...]] = {}
         occupied: set[str] = set()
-        for power, ulist in need(start_raw, "units", dict, "start.").items():
-            if power not in homes:
-                raise MapError(source, f"start.units.{power}", "unknown power")
+        neutral_raw = start_raw.get("neutral_units", [])
+        if not isinstance(neutral_raw, list):
+            raise MapError(source, "start.neutral_units", "must be a list like [\"A ber\", \"F nwy\"]")
+        unit_lists = list(need(start_raw, "units", dict, "start.").items())
+        if neutral_raw:
+            unit_lists.append((NEUTRAL, neutral_raw))
+        for power, ulist in unit_lists:
+            key = "start.neutral_units" if power == NEUTRAL else f"start.units.{power}"
+            if power not in homes and power != NEUTRAL:
+                raise MapError(source, key, "unknown power")
+            if not isinstance(ulist, list):
+                raise MapError(source, key, "must be a list")
             out = []
             for u in ulist:
                 m = re.fullmatch(r"([AF]) (\S+)", u) if isinstance(u, str) else None
                 if not m:
-                    raise MapError(source, f"start.units.{power}", f"{u!r} is not like 'A par' or 'F stp/sc'")
+                    raise MapError(source, key, f"{u!r} is not like 'A par' or 'F stp/sc'")
                 t, loc = m.groups()
                 ok = (province_of(loc) in land and "/" not in loc) if t == "A" else loc in fleet_locs
                 if not ok:
-                    raise MapError(source, f"start.units.{power}", f"{u!r}: {'an army' if t == 'A' else 'a fleet'} cannot stand there")
+                    raise MapError(source, key, f"{u!r}: {'an army' if t == 'A' else 'a fleet'} cannot stand there")
                 if province_of(loc) in occupied:
-                    raise MapError(source, f"start.units.{power}", f"{u!r}: province already occupied")
+                    raise MapError(source, key, f"{u!r}: province already occupied")
                 occupied.add(province_of(loc))
                 out.append((t, loc))
             units[power] = tuple(out)
@@ -302,7 +370,8 @@ class Map:
         return cls(
             name=name, provinces=provinces, powers=powers, home_centres=homes,
             army_adj=army_adj, fleet_adj=fleet_adj, victory_centres=victory,
-            start=StartPosition(phase, units, owners), english_names=english,
+            start=StartPosition(phase, units, owners, mobilize), english_names=english,
+            build=build, build_sites=sites,
             supply_centres=scs, fleet_prov_adj=fleet_prov_adj,
             locations=frozenset(land) | frozenset(fleet_locs),
             loc_province={loc: sys.intern(province_of(loc)) for loc in set(provinces) | fleet_locs},

@@ -384,7 +384,8 @@ class _Movement:
     def _fleet_seas(self) -> frozenset[str]:
         """Seas holding a fleet (a unit in a sea is a fleet)."""
         if self.fleet_seas is None:
-            self.fleet_seas = self.geo.seas.intersection(self.pos.units)
+            self.fleet_seas = frozenset(p for p in self.geo.seas.intersection(self.pos.units)
+                                        if self.pos.units[p].type == "F")   # a port may hold an army
         return self.fleet_seas
 
     def _sea_linked(self, src: str, dst: str) -> bool:

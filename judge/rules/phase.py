@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .reasons import RuleError
 
@@ -22,11 +23,9 @@ class Phase:
     def parse(cls, name: str) -> "Phase":
         """``"S1901M"`` -> ``Phase(1901, "S", "M")``; raises
         :class:`~.reasons.RuleError` ``bad_phase`` (a ValueError) otherwise.
-        Its name in words is the text layer's (``judge.text``)."""
-        m = _RE.match(name.strip().upper())
-        if not m or (m.group(1) == "W") != (m.group(3) == "A"):
-            raise RuleError("bad_phase", text=name)
-        return cls(int(m.group(2)), m.group(1), m.group(3))
+        Its name in words is the text layer's (``judge.text``). Phases are
+        values (frozen): a name read before gives the same one (cached)."""
+        return _parse(cls, name)
 
     def __str__(self) -> str:
         return f"{self.season}{self.year}{self.kind}"
@@ -42,3 +41,11 @@ class Phase:
             return Phase(self.year + 1, "S", "M")
         s, k = seq[i + 1]
         return Phase(self.year, s, k)
+
+
+@lru_cache(maxsize=1024)
+def _parse(cls, name: str) -> Phase:
+    m = _RE.match(name.strip().upper())
+    if not m or (m.group(1) == "W") != (m.group(3) == "A"):
+        raise RuleError("bad_phase", text=name)
+    return cls(int(m.group(2)), m.group(1), m.group(3))

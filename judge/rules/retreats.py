@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .map import Map, province_of
+from .map import NEUTRAL, Map, province_of
 from .orders import BOUNCED, FAILS, ILLEGAL, NO_ORDER, SUCCEEDS, VOID, Disband, Move, Order, Result, Retreat
 from .position import Position, Unit
 from .reasons import REPLACED, Reason, unit_code, wrong_phase
@@ -134,9 +134,10 @@ def adjudicate_retreats(game_map: Map, position: Position,
 
 def update_ownership(game_map: Map, position: Position) -> Position:
     """SC ownership after Fall (after retreats): each occupied SC passes to the
-    occupying unit's power (``RULES.md`` §1). Returns a new Position."""
+    occupying unit's power (``RULES.md`` §1); a neutral unit takes nothing
+    (§7). Returns a new Position."""
     owners = dict(position.sc_owners)
     for prov, unit in position.units.items():
-        if prov in game_map.supply_centres:
+        if prov in game_map.supply_centres and unit.power != NEUTRAL:   # RULES.md §7: neutrals never own
             owners[prov] = unit.power
     return Position(position.phase, position.units, owners, position.dislodged)

@@ -38,13 +38,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import layout
+from .ledger import FILE as LEDGER_FILE, Ledger
 
 FORMAT = 1
 TOP = "judge-backup"
 SNAPSHOTS = "backups"
 """The folder of the data folder where snapshots wait to be packed."""
 STALE_SECONDS = 86400.0
-_SKIP_STORE = {"journal", "writer.lock", "seq"}
+_SKIP_STORE = {"journal", "writer.lock", "seq", LEDGER_FILE, LEDGER_FILE + "-wal", LEDGER_FILE + "-shm"}
 
 
 class BackupError(Exception):
@@ -87,6 +88,11 @@ def snapshot(data_dir: Path, store_root: Path, spool_dir: Path, identity: dict |
             _link_or_copy(Path(root) / name, store / rel / name)
             files += 1
     (store / "journal").mkdir(exist_ok=True)
+    ledger = Ledger(store_root)
+    try:
+        ledger.backup(store / LEDGER_FILE)
+    finally:
+        ledger.close()
     seq = (Path(store_root) / "seq")
     seq_text = seq.read_text().strip() if seq.exists() else ""
     if seq_text:

@@ -11,9 +11,10 @@ Every change to a game goes through :func:`save_game` (and a GM's through
 from __future__ import annotations
 
 from ..game import Game
+from ..game.replaced import lines
 from ..game.settings import NAME_SETS
 from . import indexes
-from .layout import phase_key
+from .layout import LOGS, phase_key
 from .store import StoreError
 
 PICTURE_VARIANTS = tuple(f"{kind}-{lang}" for kind in ("phase", "board") for lang in
@@ -28,9 +29,24 @@ def load_game(db, name: str) -> Game | None:
     if doc is None:
         return None
     try:
-        return Game.from_dict(doc, record_loader(db, name))
+        game = Game.from_dict(doc, record_loader(db, name))
     except (KeyError, TypeError, ValueError) as e:
         raise StoreError(f"games/{name}: malformed game: {e}") from None
+    game.replaced_log.load = log_loader(db, game)
+    return game
+
+
+def log_loader(db, game: Game):
+    """``f()``: the bytes of ``game``'s replaced-order log (:mod:`judge.game.replaced`)
+    as ``db`` has it: the store's file, then what ``db`` has staged."""
+    log = game.replaced_log
+
+    def load() -> bytes:
+        key = phase_key(game.name, log.index)
+        pending = db.get(LOGS, key)
+        stored = db.read_log(LOGS, key, pending["offset"] if pending else log.size)
+        return stored + (pending["text"].encode("utf-8") if pending else b"")
+    return load
 
 
 def record_loader(db, name: str):
@@ -62,12 +78,35 @@ def save_game(db, game: Game) -> None:
         db.put("phases", phase_key(name, i), record.to_dict())
     for i in gone:
         db.delete("phases", phase_key(name, i))
+    _log_replaced(db, game, old)
     live = game.live_dict()
     db.put("games", name, live)
     game.history.saved()
     gm = db.get("gm", name)
     row = indexes.catalogue_row(game, db.get("catalogue", name), new[-1][1] if new else None)
     indexes.update(db, name, indexes.roles(old, gm), indexes.roles(live, gm), row, indexes.wakeup_row(game))
+
+
+def _log_replaced(db, game: Game, old: dict | None) -> None:
+    """Move the entries replaced since the game was read to the phase's log
+    (appended: the bytes at its end), and remove a log of an earlier phase."""
+    log, index = game.replaced_log, len(game.history)
+    if log.index != index:
+        log.index, log.size, log.count = index, 0, 0
+    moved = {p: [e for e in es if e.replaced] for p, es in game.orders.items()}
+    text = "".join(lines(p, es) for p, es in moved.items() if es)
+    if text:
+        key = phase_key(game.name, index)
+        pending = db.get(LOGS, key)
+        db.put(LOGS, key, {"offset": pending["offset"], "text": pending["text"] + text} if pending
+               else {"offset": log.size, "text": text})
+        log.size += len(text.encode("utf-8"))
+        log.count += sum(len(es) for es in moved.values())
+        game.orders = {p: tuple(e for e in es if not e.replaced) for p, es in game.orders.items()}
+        log.load = log_loader(db, game)
+    before = ((old or {}).get("replaced") or {}).get("index")
+    if before is not None and before != index:
+        db.delete(LOGS, phase_key(game.name, before))
 
 
 def save_gm(db, name: str, gm: dict) -> None:
@@ -87,11 +126,13 @@ def delete_game(db, name: str) -> None:
         return
     for i in range(int(old.get("history_len", 0))):
         db.delete("phases", phase_key(name, i))
+    if (old.get("replaced") or {}).get("index") is not None:
+        db.delete(LOGS, phase_key(name, old["replaced"]["index"]))
     for i in range(int(old.get("history_len", 0)) + 1):
         for variant in PICTURE_VARIANTS:
             db.delete("pictures", f"{phase_key(name, i)}/{variant}")
     indexes.update(db, name, indexes.roles(old, gm), {}, None, None)
-    for table in ("catalogue", "joins", "games", "gm"):
+    for table in ("catalogue", "open", "joins", "games", "gm"):
         db.delete(table, name)
     if (db.get("names", name.lower()) or {}).get("name") == name:
         db.delete("names", name.lower())

@@ -9,6 +9,10 @@ describe, so that no mail or start-up ever reads every game:
   :data:`judge.rules.victory.KINDS` code); ``phases`` adjudicated, the
   ``last`` one's time, SC counts ``centres`` ``{power: n}``. ``LIST`` and
   the web index read it.
+- ``open``: game -> ``{"listed": bool}`` for every game not finished with a
+  free power (``listed``: shown to anyone — listed and not invite-only; a
+  private game is shown only to its players and GM): what ``LIST`` offers to join, read whole (its size is the
+  number of games forming, not of all games).
 - ``names``: game name folded to lower case -> ``{"name": spelling}``.
 - ``wakeups``: game -> ``{"when", "end", "phase", "ready"}`` (ISO UTC
   times; see :func:`judge.game.turns.next_event`; ``ready``: orders that
@@ -47,6 +51,13 @@ def catalogue_row(game: Game, old: dict | None, newest=None) -> dict:
             "access": game.settings.access.access,
             "created": time_to_str(game.created), "phases": len(game.history), "last": last,
             "centres": game.sc_counts()}
+
+
+def open_row(catalogue: dict) -> dict | None:
+    """The ``open`` row of a game with this ``catalogue`` row, or None."""
+    if catalogue.get("free") and catalogue.get("status") != "finished":
+        return {"listed": bool(catalogue.get("listed", True)) and catalogue.get("access") != "invite"}
+    return None
 
 
 def wakeup_row(game: Game) -> dict | None:
@@ -92,6 +103,12 @@ def update(db, name: str, before: dict[str, dict], after: dict[str, dict],
     if catalogue is not None:
         if db.get("catalogue", name) != catalogue:
             db.put("catalogue", name, catalogue)
+        wanted = open_row(catalogue)
+        if db.get("open", name) != wanted:
+            if wanted is None:
+                db.delete("open", name)
+            else:
+                db.put("open", name, wanted)
         folded = name.lower()
         if db.get("names", folded) is None:
             db.put("names", folded, {"name": name})

@@ -1,18 +1,23 @@
-"""The commit journal: how one commit changes several files all or not at all.
+"""The commit journal: how one commit changes several files all or not at all,
+for the cost of ONE ``fdatasync``.
 
-A commit is written first as one journal file (``journal/SEQ.json``: every
-file it changes, with its whole new content, or its removal), durably
-(temp file, fsync, rename: :func:`~judge.storage.atomic.atomic_write`);
-then each file is replaced (again atomically and durably) and the journal
-file is removed. A crash before the journal file is in place changes
-nothing; a crash after it leaves a journal that the next writer applies
-again before anything else (:func:`replay`) — applying it twice gives the
-same files, since it holds whole contents. Readers never read the journal:
-between a crash and the next writer they see the files as before the commit.
+The journal is one append-only file, ``journal/log``, of frames. A commit
+appends its frame — every file it changes with its whole new content, or
+its removal, or bytes written at an offset of an append-only file, and its
+ledger rows (:mod:`.ledger`) — and syncs it (``fdatasync``): that is the
+commit. Then the files are replaced (atomically: temp file and rename,
+:func:`~judge.storage.atomic.atomic_write`) without syncing them; the
+store syncs them a few commits later and then empties the log
+(:meth:`Log.reset`). A crash before a frame is whole changes nothing (a
+torn last frame is no commit); a crash after it leaves frames the next
+writer applies again (:func:`apply`) — applying them again, in order, gives
+the same files, since a frame holds whole contents, offsets and keyed rows.
+Readers never read the journal.
 
-Journal file format: the line ``judge-journal 1``, a line of JSON
-``[[path, length], ...]`` (length -1: remove the file), then the new
-contents, one after the other, as raw bytes.
+Frame: ``JFRM``, the payload's length and CRC-32 (4 bytes each, little
+endian), the payload: a line of JSON ``{"seq", "files": [[path, length,
+offset]], "ledger": [[week, key, doc]]}`` (length -1: remove the file;
+offset null: the whole file), then the files' bytes one after the other.
 """
 
 from __future__ import annotations
@@ -20,82 +25,128 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import struct
+import zlib
 from pathlib import Path
 
 from .atomic import atomic_write, fsync_dir
 
-MAGIC = b"judge-journal 1\n"
+LOG = "log"
+_HEAD = struct.Struct("<4sII")
+_MAGIC = b"JFRM"
 
 
 class JournalError(ValueError):
-    """A journal file that cannot be read (the message names it)."""
+    """A journal that cannot be read (the message names it)."""
 
 
-class TornJournal(JournalError):
-    """A journal cut short while it was written: its commit never happened."""
+def encode(seq: int, files: list[tuple[str, bytes | None, int | None]], ledger: list[list]) -> bytes:
+    """The frame of commit ``seq`` (see module doc)."""
+    head = json.dumps({"seq": seq, "files": [[p, -1 if b is None else len(b), o] for p, b, o in files],
+                       "ledger": ledger}, ensure_ascii=False, separators=(",", ":")).encode()
+    payload = b"".join([head, b"\n", *(b for _p, b, _o in files if b is not None)])
+    return _HEAD.pack(_MAGIC, len(payload), zlib.crc32(payload)) + payload
 
 
-def write(directory: Path, seq: int, files: list[tuple[str, bytes | None]]) -> Path:
-    """Write the journal of commit ``seq`` durably (written, fsynced, its
-    folder fsynced): ``files`` ``[(relative path, new bytes or None to
-    remove)]``. Returns its path. Raises OSError. A journal cut short by a
-    crash while it was written is no commit: :func:`read` says so, and the
-    files were not touched yet."""
-    head = json.dumps([[p, -1 if b is None else len(b)] for p, b in files]).encode()
-    path = directory / f"{seq:012d}.json"
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)                  # a number reused after a crash lost the sequence
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.write(fd, b"".join([MAGIC, head, b"\n", *(b for _p, b in files if b is not None)]))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    fsync_dir(directory)
-    return path
-
-
-def read(path: Path) -> list[tuple[str, bytes | None]]:
-    """The files of a journal file (see module doc). Raises JournalError."""
-    data = path.read_bytes()
-    if not data.startswith(MAGIC):
-        if MAGIC.startswith(data):
-            raise TornJournal(f"{path}: cut short")
-        raise JournalError(f"{path}: not a journal file")
-    end = data.find(b"\n", len(MAGIC))
-    if end < 0:
-        raise TornJournal(f"{path}: cut short")
-    try:
-        head = json.loads(data[len(MAGIC):end])
-    except ValueError as e:
-        raise JournalError(f"{path}: unreadable header: {e}") from None
-    out, at = [], end + 1
-    for rel, length in head:
+def decode(payload: bytes) -> tuple[int, list[tuple[str, bytes | None, int | None]], list[list]]:
+    end = payload.index(b"\n")
+    head = json.loads(payload[:end])
+    files, at = [], end + 1
+    for rel, length, offset in head["files"]:
         if length < 0:
-            out.append((rel, None))
-            continue
-        out.append((rel, data[at:at + length]))
-        at += length
-    if at > len(data):
-        raise TornJournal(f"{path}: cut short ({at - len(data)} bytes missing)")
-    if at != len(data):
-        raise JournalError(f"{path}: {len(data) - at} bytes more than its header says")
-    return out
+            files.append((rel, None, offset))
+        else:
+            files.append((rel, payload[at:at + length], offset))
+            at += length
+    return head["seq"], files, head.get("ledger", [])
 
 
-def apply(root: Path, files: list[tuple[str, bytes | None]], checkpoint=lambda where: None,
+class Log:
+    """The journal file in ``directory`` (its folder is made if missing)."""
+
+    def __init__(self, directory: Path):
+        self.path = Path(directory) / LOG
+        self._fd: int | None = None
+
+    def _open(self) -> int:
+        if self._fd is None:
+            new = not self.path.exists()
+            self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+            if new:
+                fsync_dir(self.path.parent)
+        return self._fd
+
+    def append(self, frame: bytes) -> None:
+        """Add a frame durably (one write, one ``fdatasync``). Raises OSError."""
+        fd = self._open()
+        os.write(fd, frame)
+        os.fdatasync(fd)
+
+    def state(self) -> tuple:
+        """What the file is now (inode, size, modification time): compare it
+        with the state after this Log's own last write to learn whether
+        another process wrote (or reset) it since."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return ()
+        return (st.st_ino, st.st_size, st.st_mtime_ns) if st.st_size else ()
+
+    def frames(self) -> list[bytes]:
+        """The payloads of the whole frames, oldest first; a torn last frame
+        (a crash while it was written) is left out. Raises JournalError for a
+        damaged frame followed by more."""
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return []
+        out, at = [], 0
+        while at + _HEAD.size <= len(data):
+            magic, length, crc = _HEAD.unpack_from(data, at)
+            payload = data[at + _HEAD.size:at + _HEAD.size + length]
+            if magic != _MAGIC or len(payload) != length or zlib.crc32(payload) != crc:
+                if at + _HEAD.size + length < len(data) and magic == _MAGIC:
+                    raise JournalError(f"{self.path}: frame at byte {at} damaged")
+                break                   # torn: never committed
+            out.append(payload)
+            at += _HEAD.size + length
+        return out
+
+    def reset(self) -> None:
+        """Empty the log (its commits are durable in the files). Raises OSError."""
+        fd = self._open()
+        os.ftruncate(fd, 0)
+        os.fsync(fd)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def apply(root: Path, files: list[tuple[str, bytes | None, int | None]], checkpoint=lambda where: None,
           durable: bool = True) -> None:
-    """Make the files of a journal so under the store folder ``root``
-    (``durable``: each change fsynced; else the caller keeps the journal
-    until it syncs them). ``checkpoint(name)`` is called after each file
-    (the crash tests' hook: ``journal_applied_record``, ``_table`` or ``_game``)."""
-    for rel, data in files:
+    """Make the files of a frame so under the store folder ``root``
+    (``durable``: each change fsynced). ``checkpoint(name)`` is called after
+    each file (the crash tests' hook: ``journal_applied_record``, ``_table``
+    or ``_game``)."""
+    for rel, data, offset in files:
         target = root / rel
         if data is None:
             with contextlib.suppress(FileNotFoundError):
                 target.unlink()
                 if durable:
                     fsync_dir(target.parent)
+        elif offset is not None:        # an append-only file: write at its offset, cut after
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT, 0o600)
+            try:
+                os.pwrite(fd, data, offset)
+                os.ftruncate(fd, offset + len(data))
+                if durable:
+                    os.fdatasync(fd)
+            finally:
+                os.close(fd)
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(target, data, durable)
@@ -103,26 +154,6 @@ def apply(root: Path, files: list[tuple[str, bytes | None]], checkpoint=lambda w
                                          else "table"))
 
 
-def pending(directory: Path) -> list[Path]:
-    """Journal files left by commits that did not finish, oldest first."""
-    try:
-        return sorted(p for p in directory.iterdir() if p.suffix == ".json" and p.stem.isdigit())
-    except FileNotFoundError:
-        return []
-
-
-def replay(root: Path, paths: list[Path]) -> int:
-    """Apply the journal files ``paths`` (oldest first) and remove each;
-    returns how many there were. Call it only as the writer, before a commit.
-    Raises JournalError for an unreadable journal (nothing after it is applied)."""
-    for path in paths:
-        try:
-            files = read(path)
-        except TornJournal:
-            os.unlink(path)              # never committed: nothing was applied from it
-            continue
-        apply(root, files)
-        os.unlink(path)
-    if paths:
-        fsync_dir(paths[0].parent)
-    return len(paths)
+def pending(directory: Path) -> int:
+    """How many commits wait in the journal of ``directory`` (tests, tools)."""
+    return len(Log(directory).frames())

@@ -3,21 +3,29 @@ table and file names.
 
 The store is a folder (``DATA/store``)::
 
-    VERSION                     "2"
+    VERSION                     "3"
     games/NAME/game.json        a game's live state: a TinyDB file with table
                                 ``live`` holding documents ``game`` (settings,
                                 players, position, orders, clock ...) and ``gm``
     games/NAME/phases/NNNN.json its history: record NNNN (0-based), written once
+    games/NAME/replaced/NNNN.jsonl
+                                the orders replaced in the phase of record NNNN
+                                (to be), one JSON line each, appended (never rewritten)
     games/NAME/pictures/NNNN-VARIANT.json
                                 the map of record NNNN as mailed (a PNG; judge.mail.pictures)
     tables/TABLE/SHARD.json     judge-wide tables: TinyDB files, table ``rows``,
                                 document id = key; a key's shard is a hash of it
-    journal/SEQ.json            commits being made (see :mod:`.journal`)
+    ledger.sqlite               the ledger: a table per week (see :mod:`.ledger`)
+    journal/log                 commits not yet synced in the files (see :mod:`.journal`)
     writer.lock                 held by the one writer while it commits
 
 Logical tables (what callers name): ``games`` and ``gm`` (key: game name),
-``phases`` (key ``NAME/NNNN``), ``pictures`` (key ``NAME/NNNN/VARIANT``) and the
+``phases`` (key ``NAME/NNNN``), ``replaced`` (key ``NAME/NNNN``, append-only),
+``pictures`` (key ``NAME/NNNN/VARIANT``), ``ledger`` (key: Message-ID) and the
 keyed tables of :data:`SHARDS`.
+
+Version 2 had the ledger in 4096 TinyDB shards and a journal file per
+commit: :func:`judge.storage.upgrade.upgrade_v2` converts it when it is opened.
 """
 
 from __future__ import annotations
@@ -27,7 +35,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-VERSION = "2"
+VERSION = "3"
+LEDGER = "ledger"
+LOGS = "replaced"
 
 GAME_FILE_TABLE = "live"
 """The TinyDB table inside ``game.json``."""
@@ -37,22 +47,25 @@ ROWS = "rows"
 """The TinyDB table inside a shard file."""
 
 SHARDS = {
-    "ledger": 4096,      # every mail of the last ledger_days (Message-ID -> what was done)
     "outbox": 256,       # mails waiting to be sent, or failed
     "accounts": 256,     # address -> the reader's chosen language
     "addresses": 1024,   # address -> the games it plays or masters (index, kept by games.save_game)
     "catalogue": 256,    # game -> a summary line: status, phase, listed (index)
+    "open": 16,          # game with a free power, not finished -> {"listed"} (index read by LIST)
     "names": 256,        # game name folded to lower case -> its spelling (index)
     "wakeups": 64,       # running game -> its next event (index read by the scheduler)
     "judge": 1,          # the judge's own facts: its identity as `judge serve` last ran
     "refused": 1024,     # sender -> whether a mail of theirs ever did something (grows with spam; issue 12)
     "joins": 256,        # game -> the JOINs waiting for the GM's APPROVE or REJECT (approve=yes)
     "diary": 256,        # game -> its powers' and GM's private notes (DIARY; shown to all after the end)
+    "wrong_passwords": 256,   # game/power -> wrong passwords this hour, the lock (judge.verbs.lockout)
+    "digests": 16,       # address -> answers held for one digest mail (a sender over its rate; judge.mail.fairness)
+    "asked": 256,        # sender -> when it was last answered LIST and HELP (at most once a minute each)
 }
 """Keyed tables and their shard counts: a lookup reads one shard, whose size
 stays small (a few hundred rows at the largest judges this is meant for)."""
 
-SCANNABLE = frozenset({"outbox", "catalogue", "wakeups", "judge", "accounts"})
+SCANNABLE = frozenset({"outbox", "catalogue", "open", "wakeups", "judge", "accounts", "digests"})
 """Tables that may be read whole (:meth:`judge.storage.Store.all`)."""
 
 _GAME_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -93,6 +106,13 @@ def place(table: str, key: str) -> Place:
         if not m:
             raise LayoutError(f"pictures/{key}: the key must be GAME/NNNN/VARIANT")
         return Place(f"games/{m['game']}/pictures/{m['index']}-{m['variant']}.json", None, None)
+    if table == LOGS:
+        m = _PHASE_KEY.match(key)
+        if not m:
+            raise LayoutError(f"replaced/{key}: the key must be GAME/NNNN")
+        return Place(f"games/{m['game']}/replaced/{m['index']}.jsonl", None, None)
+    if table == LEDGER:
+        return Place("ledger.sqlite", LEDGER, key)
     if table in SHARDS:
         return Place(shard_path(table, shard_of(table, key)), ROWS, key)
     raise LayoutError(f"no table {table!r} in the store")

@@ -9,13 +9,19 @@ JSON file, written once.
 
 One writer: :meth:`Store.transaction` holds an exclusive lock
 (``writer.lock``) from its start to its commit, so writers in several
-processes take turns; a commit goes through the journal (:mod:`.journal`),
-so all its puts and deletes are made, or none. Readers take no lock and see
-each file as of some commit. With ``lazy_sync`` (the running judge's store)
-a commit fsyncs only its journal; the files it replaced are synced a few at
-a time by :meth:`Store.checkpoint` (at the latest after
-:data:`CHECKPOINT_COMMITS` commits or :data:`CHECKPOINT_SECONDS`), which
-then removes their journals — until then a power cut is repaired from them. Parsed files are cached, checked against the
+processes take turns; a commit is one frame appended to the journal
+(:mod:`.journal`) and synced — ONE ``fdatasync`` — so all its puts and
+deletes are made, or none. Readers take no lock and see each file as of
+some commit. With ``lazy_sync`` (the running judge's store) the files a
+commit replaced are synced a few at a time by :meth:`Store.checkpoint` (at
+the latest after :data:`CHECKPOINT_COMMITS` commits or
+:data:`CHECKPOINT_SECONDS`), which then empties the journal — until then a
+power cut is repaired from it; without it each commit syncs its files and
+empties the journal itself. The ledger is a SQLite file partitioned by week
+(:mod:`.ledger`), written by the same commit from its frame; a game's
+replaced orders are an append-only file per phase (table ``replaced``: a
+put is ``{"offset", "text"}``, bytes written at that offset, read back with
+:meth:`Store.read_log`). Parsed files are cached, checked against the
 file's inode, size and modification time on every read (a new version of a
 file is always a new inode: every write replaces it).
 """
@@ -24,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import sqlite3
 import json
 import os
 import threading
@@ -37,6 +44,7 @@ from tinydb.table import Table
 
 from .. import faults
 from . import journal, layout
+from .ledger import Ledger, ops_of
 from .atomic import AtomicJSONStorage, atomic_write, encode, fsync_dir, fsync_path, remove_temps
 
 CACHE_BYTES = 8 * 1024 * 1024
@@ -64,6 +72,9 @@ class Transaction:
         if (table, key) in self._staged:
             return self._staged[(table, key)]
         return self._store.get(table, key) if self._store is not None else None
+
+    def read_log(self, table: str, key: str, length: int) -> bytes:
+        return self._store.read_log(table, key, length)
 
     def put(self, table: str, key: str, doc: dict) -> None:
         """Store ``doc`` (a JSON-ready dict, copied now) under ``key``, replacing
@@ -94,7 +105,9 @@ class Store:
     def __init__(self, root: str | Path, lazy_sync: bool = False):
         self.root = Path(root)
         self.lazy_sync = lazy_sync
-        self._journals: list[Path] = []          # this writer's commits not yet checkpointed
+        self._pending = 0                         # this writer's commits not yet checkpointed
+        self._mine: tuple = ()                    # the journal's state after this writer's last change
+        self._ledger_unsynced = False
         self._seq_fd: int | None = None
         self._unsynced: set[Path] = set()
         self._since = 0.0
@@ -105,7 +118,7 @@ class Store:
         self._cached_bytes = 0
         self._cache_lock = threading.Lock()
         self._on_recovered: dict[str, Callable[[dict[str, dict]], None]] = {}
-        self._unapplied: dict[str, list] = {}     # journal name -> changes of a commit reported failed
+        self._unapplied: dict[int, list] = {}     # seq -> changes of a commit reported failed
         if self.root.is_file():
             raise StoreError(f"{self.root} is a file, not a store folder (a judge.json of the one-file "
                              f"layout is upgraded with `judge store upgrade`)")
@@ -119,8 +132,14 @@ class Store:
             found = version.read_text().strip()
         except OSError as e:
             raise StoreError(f"{self.root}: {e.strerror or e}") from None
+        if found == "2":
+            from .upgrade import upgrade_v2
+            with self._locked():
+                found = upgrade_v2(self.root)
         if found != layout.VERSION:
             raise StoreError(f"{self.root}: store layout version {found!r}; this judge reads {layout.VERSION!r}")
+        self._log = journal.Log(self.journal_dir)
+        self.ledger = Ledger(self.root)
 
     @property
     def path(self) -> Path:
@@ -132,6 +151,10 @@ class Store:
         readers of this Store: do not change one (put a new dict instead).
         Raises StoreError for an unreadable file or a bad table/key."""
         at = _check(table, key)
+        if table == layout.LEDGER:
+            return self.ledger.get(key)
+        if table == layout.LOGS:
+            return None                 # append-only: read with read_log
         content = self._read(at.path)
         if content is None or at.table is None:
             return content
@@ -150,15 +173,35 @@ class Store:
                 out.update(content.get(layout.ROWS, {}))
         return out
 
-    def keys(self, table: str, shard: int) -> dict[str, dict]:
-        """The rows of one shard of a keyed table (pruning goes shard by shard)."""
-        content = self._read(layout.shard_path(table, shard))
-        return dict((content or {}).get(layout.ROWS, {}))
+    def read_log(self, table: str, key: str, length: int) -> bytes:
+        """The first ``length`` bytes of the append-only file ``table``/``key``
+        (what the commit that wrote ``length`` left; more may be there from a
+        later commit). Raises StoreError if it is shorter."""
+        path = self.root / _check(table, key).path
+        try:
+            with open(path, "rb") as f:
+                data = f.read(length)
+        except FileNotFoundError:
+            data = b""
+        except OSError as e:
+            raise StoreError(f"{path}: {e.strerror or e}") from None
+        if len(data) != length:
+            raise StoreError(f"{path}: {len(data)} bytes, {length} expected")
+        return data
 
-    @staticmethod
-    def shards(table: str) -> int:
-        """How many shards the keyed table ``table`` has."""
-        return layout.SHARDS[table]
+    def expire_ledger(self, cutoff: float) -> int:
+        """Remove ledger entries older than ``cutoff`` (POSIX seconds) by
+        dropping whole weeks (:meth:`judge.storage.ledger.Ledger.expire`);
+        how many went. Raises StoreError."""
+        with self._locked():
+            try:
+                self._recover()
+                self._checkpoint()          # no frame still to replay may put back what goes
+                return self.ledger.expire(cutoff)
+            except (OSError, journal.JournalError) as e:
+                raise StoreError(f"{self.root}: cannot expire the ledger: {e}") from None
+            except sqlite3.Error as e:
+                raise StoreError(f"{self.ledger.path}: {e}") from None
 
     def game_names(self) -> list[str]:
         """Every stored game's name, sorted (reads a folder listing only)."""
@@ -255,26 +298,34 @@ class Store:
         self._on_recovered[table] = listener
 
     def _recover(self, tell: bool = True) -> int:
+        """Apply the journal's frames, durably, and empty it — unless it is as
+        this writer left it (its own commits, applied: synced at its
+        checkpoint). Returns how many frames were applied."""
         try:
             remove_temps(self.journal_dir)
-            mine = {p.name for p in self._journals}
-            left = [p for p in journal.pending(self.journal_dir) if p.name not in mine]
-            if not left:
-                self._unapplied.clear()        # finished by another process meanwhile
+            if not self._unapplied and self._log.state() == self._mine:
+                return 0
+            frames = self._log.frames()
+            # another writer applied (and synced) this writer's commits, or they are applied now
+            self._pending, self._unsynced, self._ledger_unsynced = 0, set(), False
+            if not frames:
+                self._unapplied.clear()
+                self._mine = self._log.state()
                 return 0
             recovered: dict[str, dict[str, dict]] = {}
-            for path in left:          # a crash while applying may have left temp files there too
-                try:
-                    files = journal.read(path)
-                except journal.TornJournal:
-                    files = []         # never committed: replay drops it
-                for rel, _data in files:
+            for payload in frames:
+                seq, files, ops = journal.decode(payload)
+                for rel, _data, _offset in files:   # a crash while applying may have left temp files
                     remove_temps((self.root / rel).parent)
                 # a commit of this Store reported failed: its listened rows, exactly as put
-                for table, key, doc in self._unapplied.pop(path.name, []) if tell and files else ():
+                for table, key, doc in self._unapplied.pop(seq, []) if tell else ():
                     if table in self._on_recovered and doc is not None:
                         recovered.setdefault(table, {})[key] = doc
-                journal.replay(self.root, [path])
+                journal.apply(self.root, files)
+                self.ledger.apply(ops)
+            self.ledger.sync()
+            self._log.reset()
+            self._mine = self._log.state()
             self._unapplied.clear()
             # a batch made from the store before these commits must be made again
             # (Worker: compare-and-set on version()): move the version on
@@ -282,15 +333,25 @@ class Store:
             for table, rows in recovered.items():
                 if rows:
                     self._on_recovered[table](rows)
-            return len(left)
-        except (OSError, journal.JournalError) as e:
+            return len(frames)
+        except (OSError, journal.JournalError, ValueError, KeyError) as e:
             raise StoreError(f"{self.journal_dir}: cannot apply a commit left by a crash: {e}") from None
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.ledger.path}: cannot apply a commit left by a crash: {e}") from None
 
     def _commit(self, changes: list[tuple[str, str, dict | None]]) -> None:
         records: dict[str, dict | None] = {}       # whole-file documents (phase records)
         databases: dict[str, dict] = {}            # TinyDB files: {table: {doc_id: doc}}
+        appends: dict[str, dict] = {}              # append-only files: {"offset", "text"}
+        ledger: list[tuple[str, dict | None]] = []
         for table, key, doc in changes:
+            if table == layout.LEDGER:
+                ledger.append((key, doc))
+                continue
             at = layout.place(table, key)
+            if table == layout.LOGS and doc is not None:
+                appends[at.path] = doc
+                continue
             if at.table is None:
                 records[at.path] = doc
                 continue
@@ -304,57 +365,79 @@ class Store:
             else:
                 rows[at.doc_id] = doc
         files = {**records, **{rel: (c if any(c.values()) else None) for rel, c in databases.items()}}
-        # readers see a commit in this order: new records, judge-wide rows, games; removals last
+        # readers see a commit in this order: new records and logs, judge-wide rows and the
+        # ledger, games; removals last
         order = sorted(files, key=lambda rel: (files[rel] is None, rel not in records,
                                                rel.startswith("games/"), rel))
-        encoded = [(rel, None if files[rel] is None else encode(files[rel])) for rel in order]
+        encoded = [(rel, doc["text"].encode("utf-8"), int(doc["offset"])) for rel, doc in appends.items()]
+        encoded += [(rel, None if files[rel] is None else encode(files[rel]), None) for rel in order]
+        games = sum(1 for rel, data, _o in encoded if data is None or rel in files and rel.startswith("games/")
+                    and rel not in records)
+        ops = ops_of(ledger)
         try:
             seq = self._next_seq()
-            path = journal.write(self.journal_dir, seq, encoded)
+            self._log.append(journal.encode(seq, encoded, ops))
             faults.checkpoint("journal_written")
+            durable = not self.lazy_sync
             try:
-                journal.apply(self.root, encoded, faults.checkpoint, durable=not self.lazy_sync)
-            except OSError:
+                journal.apply(self.root, encoded[:len(encoded) - games], faults.checkpoint, durable=durable)
+                if ops:
+                    self.ledger.apply(ops)
+                    faults.checkpoint("journal_applied_table")
+                journal.apply(self.root, encoded[len(encoded) - games:], faults.checkpoint, durable=durable)
+            except (OSError, sqlite3.Error):
                 # the commit is durable in its journal: the next transaction finishes it
                 # (its on_recovered listeners are told what it put)
-                self._unapplied[path.name] = changes
+                self._unapplied[seq] = changes
                 raise
             self._write_seq(seq)
             if not self.lazy_sync:
-                os.unlink(path)
+                if ops:
+                    self.ledger.sync()
+                self._log.reset()
+                self._mine = self._log.state()
                 return
-            if not self._journals:
+            if not self._pending:
                 self._since = time.monotonic()
-            self._journals.append(path)
-            self._unsynced.update(self.root / rel for rel, _data in encoded)
-            if len(self._journals) >= CHECKPOINT_COMMITS or time.monotonic() - self._since > CHECKPOINT_SECONDS:
+            self._pending += 1
+            self._mine = self._log.state()
+            self._unsynced.update(self.root / rel for rel, _data, _o in encoded)
+            self._ledger_unsynced |= bool(ops)
+            if self._pending >= CHECKPOINT_COMMITS or time.monotonic() - self._since > CHECKPOINT_SECONDS:
                 self._checkpoint()
         except OSError as e:
             raise StoreError(f"{self.root}: cannot write: {e.strerror or e}") from None
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.ledger.path}: cannot write: {e}") from None
 
     def checkpoint(self, older_than: float = 0.0) -> None:
-        """Sync the files this writer's commits replaced and remove their
-        journals (``lazy_sync``; nothing to do otherwise, or when the oldest
-        of them is younger than ``older_than`` seconds). Raises StoreError."""
-        if not self._journals or time.monotonic() - self._since < older_than:
+        """Sync the files this writer's commits replaced and empty the journal
+        (``lazy_sync``; nothing to do otherwise, or when the oldest of them
+        is younger than ``older_than`` seconds). Raises StoreError."""
+        if not self._pending or time.monotonic() - self._since < older_than:
             return
         with self._locked():
             try:
-                self._checkpoint()
+                if self._log.state() == self._mine:
+                    self._checkpoint()
+                else:                                   # another writer synced them
+                    self._pending, self._unsynced, self._ledger_unsynced = 0, set(), False
             except OSError as e:
                 raise StoreError(f"{self.root}: cannot sync: {e.strerror or e}") from None
 
     def _checkpoint(self) -> None:
+        if not self._pending:
+            return
         for path in sorted(self._unsynced):
             fsync_path(path)
         for folder in sorted({p.parent for p in self._unsynced}):
             with contextlib.suppress(FileNotFoundError):
                 fsync_dir(folder)
-        for path in self._journals:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(path)
-        fsync_dir(self.journal_dir)
-        self._journals, self._unsynced = [], set()
+        if self._ledger_unsynced:
+            self.ledger.sync()
+        self._log.reset()
+        self._mine = self._log.state()
+        self._pending, self._unsynced, self._ledger_unsynced = 0, set(), False
 
     def _write_seq(self, seq: int) -> None:
         """Note the commit's number in ``seq`` (one in-place write, no fsync:
@@ -381,6 +464,8 @@ class Store:
 
     def close(self) -> None:
         self.checkpoint()
+        self._log.close()
+        self.ledger.close()
         with self._cache_lock:
             self._cache.clear()
             self._cached_bytes = 0

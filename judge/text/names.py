@@ -33,7 +33,10 @@ def load_name_sets(map_name: str) -> dict:
     """``{set: {"zh_hans"|"zh_hant": {"powers": {...}, "provinces": {...}}}}``
     from ``maps/<map>/name_sets.json`` (``{}`` when the map has none)."""
     path = map_dir(map_name) / "name_sets.json"
-    return read_json(path).get("sets", {}) if path.exists() else {}
+    if path.exists():
+        return read_json(path).get("sets", {})
+    base = read_json(map_dir(map_name) / "names.json").get("use")     # a variant on another map's board
+    return load_name_sets(base) if isinstance(base, str) and base != map_name else {}
 
 
 def drawn_names(map_name: str, lang: str, names: str | None) -> dict:

@@ -23,7 +23,7 @@ import dataclasses
 import hashlib
 import re
 import textwrap
-from datetime import timezone
+from datetime import datetime, timezone
 
 from ..config import LANGUAGES
 from ..game import Game, GameError, Player, Settings
@@ -32,9 +32,13 @@ from ..game.nmr import took_over
 from ..game.passwords import hash_password
 from ..game.roster import record_change
 from ..game.setting_text import change_settings, describe_settings, preset_reply
+from ..game import variants
 from ..game.turns import lifecycle, open_phase, replacement_joined, running, start, started_notice
+from ..maps import load_map
+from ..rules.victory import VictorySettings
 from ..storage import games_of, save_game, save_gm
-from .session import MAX_PASSWORD_CHECKS, Letter, Session, names_of, read_time
+from .lockout import WRONG_PER_HOUR, count_wrong, locked_until
+from .session import MAX_AHEAD_DAYS, MAX_PASSWORD_CHECKS, Letter, Session, names_of, read_time
 
 _JOIN_KEY = re.compile(r"(?i)^(?:join[-_]?password|加入密码|加入密碼)[=＝](\S+)$")
 _LANG_WORDS = {"en": "en", "english": "en", "英文": "en", "英语": "en", "英語": "en",
@@ -61,12 +65,19 @@ def create(s: Session, cmd) -> None:
         return s.error(cmd.line, "game_exists", game=name)
     if len(password) < 4:
         return s.error(cmd.line, "weak_password")
-    options = [a for a in args if "=" in a and not a.lower().startswith("deadline=")]
+    is_variant = lambda a: a.partition("=")[0].strip().casefold() in variants.WORDS   # noqa: E731
+    options = [a for a in args if "=" in a and not a.lower().startswith("deadline=") and not is_variant(a)]
+    variant_text = next((a.partition("=")[2] for a in args if "=" in a and is_variant(a)), "standard")
+    try:
+        map_name = variants.variant_of(variant_text)
+        base = Settings(victory=VictorySettings.for_map(load_map(map_name)))   # the map's SC target (§7)
+    except ValueError as e:
+        return s.error(cmd.line, "bad_setting", text=f"variant={variant_text}", reason=e)
     deadline_text = next((a.partition("=")[2] for a in args if a.lower().startswith("deadline=")), None)
     # a game created in Chinese writes the rule texts' own names (names=house) unless told otherwise
     chinese = s.language().startswith("zh")
     try:
-        settings = change_settings(Settings(), [f"timezone={s.defaults.timezone}"]
+        settings = change_settings(base, [f"timezone={s.defaults.timezone}"]
                                    + (["names=house"] if chinese else []) + options)
     except ValueError as e:
         return s.error(cmd.line, "bad_setting", text=" ".join(options), reason=e)
@@ -79,9 +90,11 @@ def create(s: Session, cmd) -> None:
             return s.error(cmd.line, "bad_deadline", text=deadline_text, timezone=tz)
         if deadline <= s.now:
             return s.error(cmd.line, "deadline_passed", text=deadline_text, timezone=tz, now=s.now)
+        if not s.near(deadline):
+            return s.refuse(cmd, GameError("too_far", text=deadline_text[:40], days=MAX_AHEAD_DAYS))
     seed = int(hashlib.sha256(s.asker.key.encode()).hexdigest()[:12], 16)   # the same on a rerun
     try:
-        game = Game.create(name, now=s.now, seed=seed, settings=settings)
+        game = Game.create(name, now=s.now, seed=seed, map_name=map_name, settings=settings)
     except GameError as e:
         return s.error(cmd.line, "bad_setting", text=" ".join(options), reason=e)
     if deadline is not None:
@@ -91,6 +104,7 @@ def create(s: Session, cmd) -> None:
     save_gm(s.db, game.name, {"address": s.asker.address, "password_hash": hash_password(password),
                               "language": s.language()})
     s.enter(game, None)
+    s.with_password = True                      # the GM password was just given
     described = describe_settings(settings)
     if described.get("auth") == "default":           # say what the judge's default is here
         described["auth"] = f"default({s.auth_of(game)})"
@@ -98,7 +112,8 @@ def create(s: Session, cmd) -> None:
                       "phase": str(game.phase), "timezone": tz, "rules": settings.rules,
                       "deadline": game.schedule.deadline, "movement": described["movement"],
                       "settings": textwrap.wrap(" ".join(f"{k}={v}" for k, v in described.items()), 72),
-                      "preset": preset_reply(options, settings)})
+                      "preset": preset_reply(options, settings),
+                      "variant": variants.variant_summary(game.map_name) if game.map_name != "standard" else None})
 
 
 def _time_args(args: list[str]) -> list[str]:
@@ -114,6 +129,25 @@ def _time_args(args: list[str]) -> list[str]:
 
 # ---- JOIN -----------------------------------------------------------------------------
 def join(s: Session, cmd) -> None:
+    """JOIN GAME PASSWORD [POWER] [join_password=...]; refused to a mail that
+    may not see the game (:meth:`Session.sees`: a private game, a stranger
+    not invited), it answers as for a game that does not exist."""
+    before = len(s.results)
+    name = next((a for a in cmd.args if not _JOIN_KEY.match(a)), None)
+    game = s.find_game(name) if name else None
+    hidden = game is not None and not s.sees(game)
+    try:
+        _join(s, cmd)
+    except GameError:
+        if not hidden:
+            raise
+        s.error(cmd.line, "refused")
+    if hidden and any(r["kind"] == "error" for r in s.results[before:]):
+        del s.results[before:]
+        s.error(cmd.line, "no_such_game", game=name)
+
+
+def _join(s: Session, cmd) -> None:
     args = [a for a in cmd.args if not _JOIN_KEY.match(a)]
     key = next((_JOIN_KEY.match(a).group(1) for a in cmd.args if _JOIN_KEY.match(a)), None)
     if len(args) < 2:
@@ -146,6 +180,7 @@ def join(s: Session, cmd) -> None:
         return _ask_gm(s, cmd, game, power, hash_password(password), lang)
     seat(s, cmd.line, game, power, sender, hash_password(password), lang)
     s.enter(game, power)
+    s.with_password = True                      # the power's password was just given
 
 
 def free_powers(game: Game) -> list[str]:
@@ -225,12 +260,36 @@ def _ask_gm(s: Session, cmd, game: Game, power: str, password_hash: str, lang: s
 
 # ---- SIGNON ---------------------------------------------------------------------------
 def signon(s: Session, cmd) -> None:
+    """SIGNON GAME [PASSWORD] (njudge's SIGNON Fgame PASSWORD too). A SIGNON
+    that fails ends the session (:meth:`Session.sign_off_failed`); refused
+    to a mail that may not see the game (:meth:`Session.sees`) it answers as
+    for a game that does not exist."""
+    before = len(s.results)
+    game, _letter = _named_game(s, cmd.args[0]) if cmd.args else (None, None)
+    hidden = game is not None and not s.sees(game)
+    _signon(s, cmd)
+    if any(r["kind"] == "error" for r in s.results[before:]):
+        if hidden:
+            del s.results[before:]
+            s.error(cmd.line, "no_such_game", game=cmd.args[0])
+        s.sign_off_failed()
+
+
+def _named_game(s: Session, token: str) -> tuple[Game | None, str | None]:
+    """The game SIGNON's first word names, and the power letter of njudge's
+    ``SIGNON Fgame`` form (None without it)."""
+    game = s.find_game(token)
+    if game is None and len(token) > 1:          # njudge: SIGNON Fgame password
+        game = s.find_game(token[1:])
+        return game, (token[0].upper() if game is not None else None)
+    return game, None
+
+
+def _signon(s: Session, cmd) -> None:
     if not cmd.args:
         return s.usage(cmd)
     token, password = cmd.args[0], (cmd.args[1] if len(cmd.args) > 1 else None)
-    game, letter = s.find_game(token), None
-    if game is None and len(token) > 1:          # njudge: SIGNON Fgame password
-        game, letter = s.find_game(token[1:]), token[0].upper()
+    game, letter = _named_game(s, token)
     if game is None:
         return s.error(cmd.line, "no_such_game", game=token)
     sender = s.asker.address
@@ -239,6 +298,7 @@ def signon(s: Session, cmd) -> None:
     mine = [p for p in candidates if sender and sender in game.players[p].addresses]
     may_be_gm = letter in (None, "M")
     chosen: str | None | bool = False
+    locked: list[datetime] = []
     if password is None:
         if len(mine) == 1:
             chosen = mine[0]
@@ -248,20 +308,33 @@ def signon(s: Session, cmd) -> None:
         if refusal:
             return s.error(cmd.line, refusal, game=game.name)
     else:
-        # a sender on record signs on as its own power (or the GM; another power with the
-        # letter form, SIGNON Fgame); stop at the first match (scrypt is slow on purpose)
+        # a sender on record signs on as its own power (or the GM, checked first; another power
+        # with the letter form, SIGNON Fgame); stop at the first match (scrypt is slow on purpose)
         the_gm = may_be_gm and bool(sender) and gm.get("address") == sender
         others = [] if (mine or the_gm) and letter is None else [p for p in candidates if p not in mine]
-        if the_gm and s.verify(password, gm.get("password_hash")):
-            chosen = None                          # the GM from the address on record: checked first
-        else:
-            chosen = next((p for p in mine + others if s.verify(password, game.players[p].password_hash)), False)
-            if chosen is False and may_be_gm and not the_gm and s.verify(password, gm.get("password_hash")):
-                chosen = None
+        order = ([None] if the_gm else []) + mine + others + ([None] if may_be_gm and not the_gm else [])
+        tried = []
+        for who in order:
+            until = locked_until(s.db, game, who, s.now)
+            if until is not None:                  # locked: not checked, even the right password
+                locked.append(until)
+                continue
+            checks = s.password_checks
+            right = s.verify(password, gm.get("password_hash") if who is None else game.players[who].password_hash)
+            if s.password_checks > checks:
+                tried.append(who)
+            if right:
+                chosen = who
+                break
+        if chosen is False and tried:
+            s.notices += count_wrong(s.db, game, tried, s.now, sender, s.asker.key)
     if chosen is False:
         former = _former_power(game, sender)
         if former is not None:
             return s.error(cmd.line, "no_longer_playing", game=game.name, map=game.map_name, power=former)
+        if locked:
+            return s.error(cmd.line, "password_locked", game=game.name, until=max(locked),
+                           timezone=game.settings.deadlines.timezone, wrong=WRONG_PER_HOUR)
         if password is not None and s.password_checks >= MAX_PASSWORD_CHECKS:
             return s.error(cmd.line, "password_checks", game=game.name, limit=MAX_PASSWORD_CHECKS)
         return s.error(cmd.line, "password_needed" if password is None else "bad_password", game=game.name)
@@ -305,15 +378,15 @@ def list_games(s: Session, cmd) -> None:
                        "deadline": game.schedule.deadline, "timezone": game.settings.deadlines.timezone,
                        "state": lifecycle(game)["state"]}
                       for p, pl in (game.players.items() if game else ()) if sender in pl.addresses]
-        # an unlisted game (listed=no) is open to its players and GM only
-        known = {name for a in {sender, s.asker.reply_to} if a for name in games_of(s.db, a)}
-        open_games = sorted(name for name, row in s.db.all("catalogue").items()
-                            if row.get("free") and row.get("status") != "finished"
-                            and (row.get("listed", True) or name in known))
+        # a private game (listed=no, or access=invite) is shown to its players and GM only
+        # (From only: a Reply-To anyone may write must not open it)
+        known = set(games_of(s.db, sender)) if sender else set()
+        open_games = sorted(name for name, row in s.db.all("open").items()     # the index, not every game
+                            if row.get("listed", True) or name in known)
         s.results.append({"kind": "list", "line": cmd.line, "games": games, "open": open_games})
         return
     game = s.find_game(cmd.args[0]) if cmd.args else s.game
-    if game is None or not _visible(s, game):
+    if game is None or not s.sees(game):
         return s.error(cmd.line, "no_such_game", game=cmd.args[0])
     players = []
     for p, pl in game.players.items():
@@ -333,29 +406,23 @@ def list_games(s: Session, cmd) -> None:
                       "players": players, "units": [(p, us) for p, us in units if us]})
 
 
-def _visible(s: Session, game: Game) -> bool:
-    """Whether LIST shows ``game`` to this mail: a listed game to anyone, an
-    unlisted one (``listed=no``) to its players and GM only (signed on, or
-    writing from their address)."""
-    if game.settings.access.listed or (s.game is not None and s.game.name == game.name):
-        return True
-    who = {a for a in (s.asker.address, s.asker.reply_to) if a}
-    return bool(who & {a for pl in game.players.values() for a in pl.addresses}) or \
-        s.gm_row(game.name).get("address") in who
-
-
 def observe(s: Session, cmd) -> None:
     if not cmd.args:
         return s.usage(cmd)
     game = s.find_game(cmd.args[0])
-    if game is None:
+    if game is None or not s.sees(game):
         return s.error(cmd.line, "no_such_game", game=cmd.args[0])
-    game.observers[s.asker.reply_to] = s.language()
+    sender = s.asker.address
+    if not sender:
+        return s.error(cmd.line, "no_sender")
+    # the From address only: a Reply-To must not subscribe someone else (issue 19 point 11);
+    # a forged From is told (a copy of the answer goes to it)
+    game.observers[sender] = s.language()
     s.changed(game)
     s.last_game = game.name
     s.results.append({"kind": "observe", "line": cmd.line, "game": game.name, "map": game.map_name,
                       "phase": str(game.phase), "deadline": game.schedule.deadline,
-                      "timezone": game.settings.deadlines.timezone})
+                      "timezone": game.settings.deadlines.timezone, "copies": (sender,)})
 
 
 # ---- a reader's choices ---------------------------------------------------------------
@@ -397,3 +464,10 @@ def signoff(s: Session, cmd) -> None:
     """SIGNOFF: the rest of the mail is not read."""
     s.results.append({"kind": "signoff", "line": cmd.line})
     s.stop = True
+
+
+# ---- VARIANTS -------------------------------------------------------------------------
+def list_variants(s: Session, cmd) -> None:
+    """VARIANTS (and HELP VARIANTS): each variant with its powers, players, SC
+    target and designer, and how to create a game on it."""
+    s.results.append({"kind": "variants", "line": cmd.line, "variants": variants.variant_list()})

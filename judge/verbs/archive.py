@@ -6,7 +6,9 @@
     MAP [<game>] [<phase>] [SVG]                   (地图 地圖)  the map: a PNG shown and attached (and the SVG)
 
 Without a game name, the game signed on to. Nobody needs a password: the
-archive shows only adjudicated phases and the current position.
+archive shows only adjudicated phases and the current position; a private
+game (unlisted or invite-only) only to who may see it
+(:meth:`~judge.verbs.session.Session.sees`), to anyone else as if it did not exist.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ def _archive_game(s: Session, cmd, args: list[str]):
     game signed on; None after an error line."""
     if args and args[0].upper() not in ("FROM", "TO") and not _is_phase(args[0]):
         game = s.find_game(args.pop(0))
-        if game is None:
+        if game is None or not s.sees(game):         # a private game: as if there were none
             s.error(cmd.line, "no_such_game", game=cmd.args[0])
+            return None
         return game
     if s.game is None:
         s.usage(cmd)

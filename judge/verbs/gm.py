@@ -61,7 +61,7 @@ def _gm_command(s: Session, cmd, action: str, run, phase: str | None = None) -> 
 
 def _order_count(game) -> int:
     """Order entries written in the current phase (replaced ones too)."""
-    return sum(len(es) for es in game.orders.values())
+    return sum(len(es) for es in game.orders.values()) + game.replaced_log.count
 
 
 def _mail_digest(asker) -> str:

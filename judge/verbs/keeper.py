@@ -11,6 +11,8 @@ import secrets
 from ..game import Game, GameError, HouseRules, Settings
 from ..game.notices import notice_from_dict
 from ..game.setting_text import change_settings, describe_settings
+from ..maps import load_map
+from ..rules.victory import VictorySettings
 from ..storage import delete_game, find_game, load_game, save_game, save_gm
 from .session import Session
 
@@ -23,7 +25,8 @@ def new(s: Session, cmd) -> None:
     settings = Settings(p.get("rules", "datc"), HouseRules(
         retreat_preferences=not p.get("no_retreat_lists"), priority_lists=not p.get("no_priority_lists"),
         default_retreat=p.get("default_retreat", "disband"), default_disband=p.get("default_disband", "datc"),
-        combined_orders=bool(p.get("combined"))))
+        combined_orders=bool(p.get("combined"))),
+        victory=VictorySettings.for_map(load_map(p.get("map", "standard"))))   # the map's SC target (RULES.md §7)
     pairs = [f"{key}={p['set_' + key]}" for key in keys]
     settings = change_settings(settings, pairs, p.get("tz"))
     seed = p["seed"] if p.get("seed") is not None else secrets.randbits(63)

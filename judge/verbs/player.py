@@ -5,12 +5,17 @@ ABSENCE, ADVISOR, RESIGN (unconcede, for the command line).
 Advisors (Appendix 2): the leader adds and removes them; they get the
 power's mail unless NOMAIL, help the leader and score nothing. Only the
 leader — who writes from the leader's address, or signs on with the
-power's password — may change them or the power's address.
+power's password — may change them. Who a power is — its password and its
+address — changes only in a mail signed on with the power's password (the
+GM's with the GM password), whatever the game's ``auth`` (issue 19 point 8:
+under ``auth=address`` one forged mail took a power for good); the old
+address gets a copy of the answer.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from email.headerregistry import HeaderRegistry
 
 from ..game import GameError, Player, nmr, turns
 from ..game.notices import GM, Notice, mailto
@@ -22,11 +27,14 @@ from .session import Session
 ADVISOR_ADD = ("ADD", "添加", "增加", "加入", "加")
 ADVISOR_REMOVE = ("REMOVE", "DELETE", "DEL", "删除", "刪除", "移除", "去掉", "除去")
 ADVISOR_NO_MAIL = ("NOMAIL", "NO-MAIL", "不收信", "不抄送")
+_HEADERS = HeaderRegistry()
 
 
 def set_password(s: Session, cmd) -> None:
     if len(cmd.args) != 1:
         return s.usage(cmd)
+    if not s.with_password:            # who a power is changes only with its password, whatever auth says
+        return s.error(cmd.line, "password_to_change", game=s.game.name)
     if len(cmd.args[0]) < 4:
         return s.error(cmd.line, "weak_password")
     game = s.game
@@ -40,12 +48,12 @@ def set_password(s: Session, cmd) -> None:
 
 
 def set_address(s: Session, cmd) -> None:
-    args = cmd.args or (s.asker.address,)        # njudge's SET ADDRESS alone: the address this mail is from
-    if len(args) != 1 or not args[0]:
-        return s.usage(cmd)
-    new = _address(args[0])
+    if not s.with_password:            # who a power is changes only with its password, whatever auth says
+        return s.error(cmd.line, "password_to_change", game=s.game.name)
+    words = cmd.args or (s.asker.address,)     # njudge's SET ADDRESS alone: the address this mail is from
+    new = _address(" ".join(words))
     if new is None:
-        return s.error(cmd.line, "bad_address", text=args[0])
+        return s.error(cmd.line, "bad_address", text=" ".join(words)[:80])
     game = s.game
     if s.power is None:
         gm = s.gm_row(game.name)
@@ -66,10 +74,25 @@ def set_address(s: Session, cmd) -> None:
 
 
 def _address(text: str) -> str | None:
-    """``text`` as a mail address (lower case, without <>), or None."""
-    address = text.strip("<>").lower()
-    local, at, domain = address.partition("@")
-    return address if local and at and "." in domain else None
+    """``text`` as exactly one mail address (``a@x.org``, ``<a@x.org>``,
+    ``Name <a@x.org>``), read by the standard library's address parser
+    (:mod:`email.headerregistry`, RFC 5322) — lower case, without the name
+    and <> — or None: no address, more than one (``a@x.org,b@evil.test``),
+    a group, a parse defect, no domain with a dot (issue 19 point 11)."""
+    text = text.strip()
+    if not text or any(c in text for c in "\r\n\x00") or len(text) > 320:
+        return None
+    try:
+        header = _HEADERS("To", text)
+    except Exception:  # noqa: BLE001 - the parser's errors on hostile text are all "not an address"
+        return None
+    if header.defects or len(header.groups) != 1 or header.groups[0].display_name is not None:
+        return None
+    [address] = header.addresses or (None,)
+    if address is None or not address.username or "." not in address.domain.strip("."):
+        return None
+    spec = address.addr_spec.lower()
+    return spec if spec.count("@") == 1 and spec.isprintable() and " " not in spec else None
 
 
 def set_wait(s: Session, cmd, wait: bool = True) -> None:

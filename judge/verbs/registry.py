@@ -100,7 +100,10 @@ from .session import CommandLine, Session
 
 
 def help_text(s: Session, cmd: CommandLine) -> None:
-    """HELP: the sections of :func:`help_sections`, in the reader's language."""
+    """HELP: the sections of :func:`help_sections`, in the reader's language;
+    HELP VARIANTS (帮助 变体): the VARIANTS list."""
+    if cmd.args and cmd.args[0].casefold() in ("variants", "variant", "变体", "變體"):
+        return anyone.list_variants(s, cmd)
     day = (s.now + timedelta(days=14)).date()          # the examples' dates: in the future
     s.results.append({"kind": "help", "line": cmd.line, "day": day.isoformat(), "sections": help_sections()})
 
@@ -152,6 +155,12 @@ VERBS: tuple[Verb, ...] = (
                   '                            after it are orders. The password is needed\n'
                   '                            from an address not on record'),),
          reads=('game', 'gm'), secret=1),
+    Verb('variants', 'anyone', anyone.list_variants, en=('VARIANTS',), zh=('变体', '變體'),
+         usage=N_('VARIANTS'),
+         help=(N_('VARIANTS                    (or HELP VARIANTS) the variants a game can be\n'
+                  '                            created on: powers, players, supply centres to\n'
+                  '                            win, designer. CREATE GAME PASSWORD variant=ancmed'),),
+         reads=('catalogue',)),
     Verb('list', 'anyone', anyone.list_games, en=('LIST',), zh=('列表', '查看'),
          usage=N_('LIST [GAME]'),
          help=(N_('LIST [GAME]                 show a game (or the games you play)'),),

@@ -50,6 +50,9 @@ from ..text.names import NAME_SETS
 
 MAX_PASSWORD_CHECKS = 4
 """Stored passwords checked for one mail (each costs scrypt, tens of ms, on purpose)."""
+MAX_AHEAD_DAYS = 366
+"""How far from now a date a command takes may be (SET DEADLINE, START,
+SET ABSENCE, CREATE deadline=): a year; farther is refused (issue 19 point 10)."""
 GAME_CACHE = 64
 """Games kept decoded between sessions (see :class:`GameCache`)."""
 
@@ -175,6 +178,7 @@ class Session:
     language_set: str | None = None   # SET LANGUAGE
     names_set: str | None = None      # SET NAMES
     stop: bool = False                # SIGNOFF: read no further
+    skipping: bool = False            # a SIGNON failed: read no line but a SIGNON until one succeeds
     # what it did
     results: list[dict] = field(default_factory=list)
     notices: list = field(default_factory=list)
@@ -289,10 +293,31 @@ class Session:
         """Sign on to ``game`` as ``power`` (None: as its GM). What the mail does
         from here on is copied to the address of record if it is not the asker's."""
         self.game, self.power, self.last_game, self.gm = game, power, game.name, power is None
-        self.with_password = False
+        self.with_password, self.skipping = False, False
         record = self.record_address(game, power)
         # never only to Reply-To: the address of record hears of everything done for its power
         self.copy_to = record if record and record != self.asker.reply_to else None
+
+    def sign_off_failed(self) -> None:
+        """A SIGNON failed: the mail is signed on to nothing, and its lines are
+        not read until a SIGNON succeeds (issue 19 point 4: the lines after a
+        mistyped SIGNON must not act on the game signed on before it)."""
+        self.game, self.power, self.gm, self.copy_to, self.with_password = None, None, False, None, False
+        self.skipping = True
+
+    def sees(self, game: Game) -> bool:
+        """Whether this mail may see ``game`` (README, "Private games"): any
+        game that is not private (:attr:`AccessSettings.private
+        <judge.game.access.AccessSettings.private>`); a private one only from
+        the address (``From``) of one of its players (leader or advisor), of
+        its GM or of an invited address, or signed on to it; the judgekeeper
+        every game. Who else asks is answered as for a game that does not exist."""
+        access = game.settings.access
+        if not access.private or self.asker.role == "keeper" or (self.game is not None and self.game.name == game.name):
+            return True
+        who = self.asker.address
+        return bool(who) and (any(who in pl.addresses for pl in game.players.values()) or access.invites(who)
+                              or self.gm_row(game.name).get("address") == who)
 
     def record_address(self, game: Game, power: str | None) -> str:
         """The address of record of ``power`` in ``game`` (None: of its GM), or ""."""
@@ -337,13 +362,23 @@ class Session:
         None after an error line that shows how to write it for ``command``."""
         tz = self.game.settings.deadlines.timezone
         try:
-            return read_time(text, tz, end_of_day)
+            when = read_time(text, tz, end_of_day)
         except ValueError:
             when = veteran_time(text, tz, self.now, end_of_day)     # njudge's "Mon Jan 13 2025 20:00"
             if when is not None:
                 return when
             self.error(cmd.line, "bad_time", text=text.strip(), timezone=tz, **time_examples(command, tz, self.now))
             return None
+        if not self.near(when):
+            self.refuse(cmd, GameError("too_far", text=text.strip()[:40], days=MAX_AHEAD_DAYS))
+            return None
+        return when
+
+    def near(self, when: datetime) -> bool:
+        """Whether ``when`` (UTC) is at most :data:`MAX_AHEAD_DAYS` ahead: a
+        date a command takes (issue 19 point 10: nothing beyond it reaches the
+        clock's arithmetic; a past date is each command's own refusal)."""
+        return when - self.now <= timedelta(days=MAX_AHEAD_DAYS)
 
     # ---- the reader's language and names -----------------------------------------------
     def language(self) -> str:
@@ -410,7 +445,8 @@ class Session:
         return game.settings.names if game is not None else None
 
 
-_SIGNED_ON = ("game", "power", "gm", "copy_to", "with_password", "last_game", "language_set", "names_set", "stop")
+_SIGNED_ON = ("game", "power", "gm", "copy_to", "with_password", "last_game", "language_set", "names_set", "stop",
+              "skipping")
 """The session's fields a refused command must leave as they were."""
 
 
@@ -427,8 +463,15 @@ def read_time(text: str, tz: str, end_of_day: bool = False) -> datetime:
     8601 with an offset (``2025-04-01T18:00+08:00``) -> UTC. A date alone is
     its first moment, or with ``end_of_day`` the first moment of the next day.
     ValueError (with a sentence, never Python's own words) for anything else,
-    a month 13 or an hour 25 included."""
+    a month 13 or an hour 25 included, and a date beyond the calendar."""
     text = text.strip()
+    try:
+        return _read_time(text, tz, end_of_day)
+    except OverflowError:          # 9999-12-31 and a day, 0001-01-01 east of UTC
+        raise ValueError(f"{text!r} is beyond the dates the judge takes") from None
+
+
+def _read_time(text: str, tz: str, end_of_day: bool) -> datetime:
     m = _DATE.match(text)
     try:
         if m:

@@ -161,7 +161,7 @@ def diary(s: Session, cmd: CommandLine) -> None:
 def _diary_archive(s: Session, cmd: CommandLine) -> None:
     """``DIARY GAME``: every entry of a game that is over, by writer."""
     game = s.find_game(cmd.args[0])
-    if game is None:
+    if game is None or not s.sees(game):          # a private game: as if there were none
         return s.error(cmd.line, "no_such_game", game=cmd.args[0])
     if not game.finished:
         raise GameError("diary_private", game=game.name)
