@@ -219,6 +219,7 @@ def test_finished_game_in_chinese(finished, lang, words):
     text = html(finished, f"{lang}/games/ended/")
     for w in words:
         assert w in text, w
+    assert "The game is drawn" not in text and "Judge's record" not in text    # no English on the page (issue 22)
     last = html(finished, f"{lang}/games/ended/F1902M/")
     over, final = {"zh-hans": ("游戏结束于1902年秋季移动回合（F1902M）；地图显示最终局势。", "最终资源点"),
                    "zh-hant": ("遊戲結束於1902年秋季移動回合（F1902M）；地圖顯示最終局勢。", "最終資源點")}[lang]

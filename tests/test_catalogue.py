@@ -155,5 +155,5 @@ def test_every_reason_code_of_the_core_has_words():
 def test_every_game_error_and_refusal_code_has_words():
     codes = literal_codes("judge/game", ("GameError", "Reason", "game_refusal", "of"))
     codes |= literal_codes("judge/mail", ("GameError",))
-    assert {"no_clock", "press_empty", "retreat_lists_off"} <= codes
+    assert {"not_started", "press_empty", "retreat_lists_off"} <= codes
     assert sorted(codes - set(TEXTS)) == []

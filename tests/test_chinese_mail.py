@@ -37,7 +37,8 @@ CHINESE = [(lang, names) for lang in ("zh-hans", "zh-hant") for names in ("house
 GOLDEN = Path(__file__).resolve().parent / "data" / "mail" / "chinese_results"
 
 # ---- the property --------------------------------------------------------------------------
-COMMAND_WORDS = {w for c in registry.VERBS for w in " ".join(c.en).split()} | {
+COMMAND_WORDS = {w for c in registry.VERBS for w in " ".join(c.en + c.veterans).split()} | {
+    "RECORD", "LIST", "READ", "DELETE", "ENDDIARY", "ENDBROADCAST", "png", "svg", "game", "DPjudge", "README",
     "SET", "SIGN", "ON", "OFF", "PRESS", "BROADCAST", "ENDPRESS", "GREY", "TO", "FROM", "NONE", "BEST",
     "STRATEGY", "DIPLOMACY", "GM", "CLOSE", "ADD", "REMOVE", "NOMAIL"}
 """What players write: the command words (HELP, SIGNON ...)."""
@@ -91,7 +92,7 @@ SAMPLE = {
     "sides": [["England"], ["France"]], "centres": [18, 18], "end_at": "2025-06-01T12:00:00+00:00",
     "candidates": ["lvn", "lvp"], "after": "巴黎陆军", "expected": "order", "coast": "nc", "written_coast": "sc",
     "did_you_mean": "", "suggestion_codes": ["par", "pic"], "current": "F1901M", "retry": "PROCESS F1901M",
-    "at": "12:00 UTC", "presets": ["house"], "days": 366, "first": 2000, "last": 2199,
+    "at": "12:00 UTC", "presets": ["house"], "days": 366, "first": 2000, "last": 2199, "partner": "England",
 }
 
 

@@ -252,8 +252,10 @@ def test_an_alliance_has_two_members_and_needs_the_most_centres():
                                "Germany": "ber kie mun den hol bel swe"})   # 8 together, 7 alone
     game.ally("England", "France")
     game.ally("France", "England")
-    game.ally("Germany", "France")
+    with pytest.raises(GameError, match="France is allied with England"):
+        game.ally("Germany", "France")                # no third power in an alliance in force (issue 22)
     game.ally("France", "Germany")                    # France's new declaration replaces the old
+    game.ally("Germany", "France")
     assert game.alliances() == [frozenset({"France", "Germany"})]
     assert game.check_end(T0).result.sides == (("France", "Germany"),)
     game = new_game("alliance=10")

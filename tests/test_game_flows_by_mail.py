@@ -264,8 +264,9 @@ def test_the_award_vote_closes_at_its_deadline_and_its_results_are_announced_onc
            "the awards are announced then, once." in reply
     mails = judge.mail(addr("Germany"), signon("Germany") + "投票 最佳战略 法国\n投票 最佳外交奖英国\n")
     assert sent(mails) == [(addr("Germany"), "Re: cmd")]
-    assert "Germany votes France for the best strategy award.\n" in to(mails)[addr("Germany")][0]
-    assert "Germany votes England for the best diplomacy award.\n" in to(mails)[addr("Germany")][0]
+    # a mail in Chinese is answered in Chinese, whatever language Germany joined in (issue 22)
+    assert "德国投票选法国为最佳战略奖得主。\n" in to(mails)[addr("Germany")][0]
+    assert "德国投票选英国为最佳外交奖得主。\n" in to(mails)[addr("Germany")][0]
     judge.mail(addr("Italy"), signon("Italy") + "VOTE STRATEGY Germany\n")
     mails = judge.mail(GM, "SIGNON g gmsecret\nAWARD STRATEGY France\n")
     assert sent(mails) == [(GM, "Re: cmd")] and "once the vote has closed" in to(mails)[GM][0]
@@ -325,7 +326,7 @@ def test_a_nonmr_game_waits_at_the_deadline_for_the_orders_of_a_late_or_vacant_p
     assert "Your orders still count: send them now" in to(mails)[addr("Turkey")][0]
     assert "Italy has no player: REPLACE POWER PASSWORD" in to(mails)[GM][0]
     assert judge.work(phase="S1901M") == []                # told once; no adjudication
-    assert judge.store.get("wakeups", "g")["when"] is None
+    assert judge.store.get("wakeups", "g")["when"] == (T0 + timedelta(days=3)).isoformat()   # its daily reminder
 
     judge.now += timedelta(hours=5)
     judge.mail(addr("Turkey"), signon("Turkey") + HOLD["Turkey"] + "\n")

@@ -14,7 +14,8 @@ import re
 import pytest
 
 import judge.render.png as png_module
-from judge.mail.pictures import KEPT, Rasters, picture, set_map_format
+from judge.mail.pictures import KEPT, Rasters, picture
+from judge.storage.accounts import set_map_format
 from judge.mail.staging import Staging
 from judge.storage import load_game
 from mailjudge import GM, POWERS, addr, started

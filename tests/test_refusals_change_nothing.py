@@ -49,8 +49,16 @@ GM_LINES = (
     "APPROVE nobody@example.org", "REJECT", "END Prussia", "PASSIVE Italy x", "PASSIVE Prussia 3",
     "AWARD STRATEGY Prussia", "AWARD CLOSE", "AWARD", "SET PASSWORD ab", "SET ADDRESS nowhere",
     "ADVISOR ADD a@b.org", "END", "PASSIVE Italy 3", "AWARD STRATEGY France",
+    # issue 22: the veterans' forms and the new verbs
+    "SET DEADLINE Mon Jan 20 2025 18:00", "SET DEADLINE Feb 30", "PROCESS Spring 1901 Movement",
+    "ROLLBACK Spring 1901 Movement", "FORCE BEGIN", "TERMINATE", "WHOGAME g", "SET GREY", "SET NMR",
+    "BECOME France", "DRAW", "SET DRAW", "SET NO DRAW", "CONCEDE Germany", "ALLY England", "SET WAIT",
+    "SET NO WAIT", "CLEAR", "STATUS", "PHASE F1901M", "PHASE S1901M", "PHASE xyz", "SET NOABSENCE",
+    "SET ABSENCE FROM Jan 7 2025 TO Jan 9 2025", "DIARY LIST", "DIARY READ 3", "SET MAP svg", "SET MAP gif",
+    "SET ADDRESS",
 )
-"""GM command lines, right and wrong, as a GM writes them."""
+"""GM command lines, right and wrong, as a GM writes them (and as a GM who
+used njudge or DPjudge writes them)."""
 
 
 def _template(tmp_path_factory):

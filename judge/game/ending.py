@@ -200,6 +200,10 @@ class EndOfGame:
         power, other = self.power(power), self.power(other)
         if self.settings.victory.alliance_centres is None:
             raise GameError.of("alliances_off", game=self.name)
+        partner = self.ending.allies.get(other)
+        if partner not in (None, power) and self.ending.allies.get(partner) == other:
+            # a two-power alliance in force has no room for a third (house text §4 b)
+            raise GameError.of("ally_taken", power=other, partner=partner, map=self.map_name)
         with _refusal():
             allies = declare_ally(self.ending.allies, power, other, self.survivors())
         self.ending = replace(self.ending, allies=allies)
@@ -231,7 +235,8 @@ class EndOfGame:
         members = None if members is None else [self.power(m) for m in members]
         with _refusal():
             votes = vote_draw(self.ending.votes, self.settings.victory, power, self.survivors(), members)
-        self.ending = replace(self.ending, votes=votes)
+        # one vote a power: a draw vote replaces its concession
+        self.ending = replace(self.ending, votes=withdraw_concession(votes, power) if power in votes.concede else votes)
         return self._tally(now)
 
     def nodraw(self, power: str) -> None:
@@ -254,7 +259,8 @@ class EndOfGame:
         power, to = self.power(power), self.power(to)
         with _refusal():
             votes = vote_concede(self.ending.votes, power, to, self.survivors())
-        self.ending = replace(self.ending, votes=votes)
+        # one vote a power: a concession replaces its draw vote
+        self.ending = replace(self.ending, votes=withdraw_draw(votes, power) if power in votes.draw else votes)
         return self._tally(now)
 
     def unconcede(self, power: str) -> None:

@@ -2,7 +2,7 @@
 (``game``, ``ending``, ``setting_text``) can raise it without import cycles.
 
 A :class:`GameError` is a code with parameters, like a rules core reason
-(:mod:`judge.rules.reasons`): ``GameError("no_clock", game="g7")``. Its
+(:mod:`judge.rules.reasons`): ``GameError("not_started", game="g7")``. Its
 words, in English and Chinese, are the text layer's
 (:data:`judge.text.reasons.TEXTS` lists every code and its params); the mail
 says it in the reader's language. ``{power}``-like parameters name powers

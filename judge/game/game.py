@@ -107,6 +107,7 @@ class Game(EndOfGame):
     observers: dict[str, str] = field(default_factory=dict)
     roster: tuple[Change, ...] = ()
     press: tuple[dict, ...] = ()
+    future: dict[str, dict[str, list]] = field(default_factory=dict)   # orders for later phases (.future)
     replaced_log: ReplacedLog = field(default_factory=ReplacedLog, compare=False, repr=False)
 
     # ---- creating ----------------------------------------------------------------
@@ -413,6 +414,7 @@ class Game(EndOfGame):
             "observers": dict(self.observers),
             "roster": [c.to_dict() for c in self.roster],
             "press": [dict(p) for p in self.press],
+            **({"future": self.future} if self.future else {}),
         }
 
     @classmethod
@@ -435,6 +437,7 @@ class Game(EndOfGame):
             observers=dict(data.get("observers", {})),
             roster=tuple(Change.from_dict(c) for c in data.get("roster", ())),
             press=tuple(dict(p) for p in data.get("press", ())),
+            future=dict(data.get("future", {})),
             replaced_log=ReplacedLog.from_dict(data.get("replaced")),
         )
 

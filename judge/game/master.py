@@ -38,6 +38,10 @@ def set_deadline(game, when: datetime, now: datetime) -> list[Notice]:
     if when <= now:
         raise GameError.of("deadline_past")
     game.check_running()
+    free = [p for p, pl in game.players.items() if not pl.addresses]
+    if not turns.running(game) and free:
+        # the clock of a forming game starts when every power is taken, or at START (issue 22)
+        raise GameError.of("forming_deadline", game=game.name, powers=free, map=game.map_name)
     if not turns.running(game) or game.schedule.phase != str(game.phase):
         turns.open_phase(game, now, when)
     game.schedule = replace(game.schedule, deadline=when, late=False, reminded=(), waiting=False,
@@ -51,8 +55,7 @@ def extend(game, hours: float, now: datetime) -> list[Notice]:
     :func:`set_deadline`."""
     if hours <= 0:
         raise GameError("extend_hours")
-    if not turns.running(game):
-        raise GameError.of("no_clock", game=game.name)
+    turns.check_clock(game)
     s = game.schedule
     base = s.deadline if s.deadline >= now else whole_minute(now)
     game.schedule = replace(s, deadline=base + timedelta(hours=hours), late=False, reminded=(), waiting=False)

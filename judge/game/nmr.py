@@ -221,13 +221,16 @@ def set_absence(game, power: str, start: datetime, end: datetime, now: datetime)
     if end <= now:
         raise GameError("absence_over")
     start = max(start, now)
-    days = math.ceil((end - start) / timedelta(days=1) * 100) / 100
     sched, limit = game.schedule, game.settings.nmr.absence_max_days
+    kept = [a for a in sched.absences.get(power, ()) if a[1] > now]
+    # an absence overlapping one already set joins it: the days both cover count once (issue 22)
+    covered = sum(((min(b, end) - max(a, start)) for a, b in kept if a < end and b > start), timedelta(0))
+    days = max(math.ceil((end - start - covered) / timedelta(days=1) * 100) / 100, 0.0)
     used = sched.absence_days.get(power, 0.0)
     if used + days > limit:
         raise GameError("absence_limit", limit=f"{limit:g}", power=power, left=f"{max(limit - used, 0):g}",
                         map=game.map_name)
-    spans = tuple(a for a in sched.absences.get(power, ()) if a[1] > now) + ((start, end),)
+    spans = _joined(kept + [(start, end)])
     sched = replace(sched, absences={**sched.absences, power: spans},
                     absence_days={**sched.absence_days, power: round(used + days, 2)})
     moved = None
@@ -237,3 +240,28 @@ def set_absence(game, power: str, start: datetime, end: datetime, now: datetime)
             sched, moved = replace(sched, deadline=new, reminded=()), new
     game.schedule = sched
     return moved
+
+
+def _joined(spans) -> tuple[tuple[datetime, datetime], ...]:
+    """``spans`` sorted, those that overlap or touch made one."""
+    out: list[tuple[datetime, datetime]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return tuple(out)
+
+
+def clear_absence(game, power: str, now: datetime) -> int:
+    """``SET NOABSENCE`` (njudge's): ``power``'s absences not over yet are
+    withdrawn (a deadline already moved stays where it is; the days stay
+    counted). Returns how many were withdrawn."""
+    power = game.power(power)
+    sched = game.schedule
+    spans = sched.absences.get(power, ())
+    gone = [a for a in spans if a[1] > now]
+    if gone:
+        absences = {p: a for p, a in sched.absences.items() if p != power}
+        game.schedule = replace(sched, absences=absences)
+    return len(gone)

@@ -40,6 +40,7 @@ from .deadlines import (
 )
 from .errors import GameError
 from .final_report import game_over_notice
+from .future import apply_future
 from .nmr import holds_up, late_notices, missing_powers, missing_units, playing, record_nmr
 from .notices import GM, OBSERVERS, PLAYERS, Notice, event_key
 from .records import PhaseRecord
@@ -133,8 +134,13 @@ def due_at(game) -> datetime | None:
     s = game.schedule
     if game.finished:
         return award_vote_closes(game)          # the leaders' award vote closes (issue 13 point 5)
-    if not running(game) or s.waiting:          # a NoNMR game waiting for orders: no timed event
+    if not running(game):
         return None
+    if s.waiting:                               # a NoNMR game waiting for orders: its daily reminder
+        days = 0
+        while -(days + 1) in s.reminded:
+            days += 1
+        return s.deadline + timedelta(days=days + 1)
     if s.paused:
         return s.pause_until
     if s.late:
@@ -154,7 +160,7 @@ def next_event(game) -> tuple[datetime | None, datetime | None]:
     when = due_at(game)
     s = game.schedule
     if s.waiting and running(game):
-        return None, s.deadline          # no timed event, but orders that arrive are looked at
+        return when, s.deadline          # its daily reminder; orders that arrive are looked at
     if when is None or s.paused:
         return when, None
     return when, grace_end(game.settings.deadlines, s.deadline) if s.late else s.deadline
@@ -187,6 +193,7 @@ def tick(game, now: datetime) -> Step:
     if s.waiting:                      # NoNMR: adjudicated once every power that must order has
         if not _late(game):
             return _processed(step, game, now)
+        step.notices += _overdue(game, now)
         return step
     settings = game.settings.deadlines
     if not s.late:
@@ -263,6 +270,7 @@ def process(game, now: datetime) -> Step:
         notices.append(game_over_notice(game))
     else:
         notices += lists_run_out(game)
+    notices += apply_future(game, now)          # orders kept for the phase now open (njudge's PHASE)
     return Step(list(records), notices)
 
 
@@ -345,7 +353,21 @@ def reminders_now(game, now: datetime) -> list[Notice]:
     return _reminders(game, round(left, 1))
 
 
+def _overdue(game, now: datetime) -> list[Notice]:
+    """A game waiting past its deadline (NoNMR) reminds the powers it waits
+    for once a day (issue 22): each whole day overdue is marked in
+    ``reminded`` as minus that many days."""
+    s = game.schedule
+    days = int((now - s.deadline) / timedelta(days=1))
+    if days < 1 or -days in s.reminded:
+        return []
+    game.schedule = replace(s, reminded=s.reminded + (-days,))
+    return _reminders(game, -24.0 * days)
+
+
 def _reminders(game, hours: float) -> list[Notice]:
+    """Reminders to the powers whose orders are missing, ``hours`` before the
+    deadline (negative: that long after it, in a game that waits)."""
     s = game.schedule
     out = []
     for p in missing_powers(game):
@@ -407,13 +429,25 @@ def set_wait(game, power: str, wait: bool) -> None:
                             to_confirm=s.to_confirm if wait else s.to_confirm - {power})
 
 
+def check_clock(game) -> None:
+    """GameError with the real reason when ``game`` has no running clock: it
+    is over (``game_over``), or still forming (``not_started``: free powers
+    named; START or every power taken starts it; ``no_clock``: every power
+    is taken, START starts it)."""
+    game.check_running()
+    if not running(game):
+        free = [p for p, pl in game.players.items() if not pl.addresses]
+        if not free:                     # every power taken, yet no clock: the GM starts it
+            raise GameError.of("no_clock", game=game.name)
+        raise GameError.of("not_started", game=game.name, powers=free, map=game.map_name)
+
+
 def pause(game, now: datetime, hours: float | None = None) -> Notice:
     """GM: stop the clock. The game resumes by itself after ``hours`` (at most,
     and by default, the game's ``pause_limit_hours``). GameError if it is not
     running, already paused, or ``hours`` is beyond the limit."""
     s, limit = game.schedule, game.settings.deadlines.pause_limit_hours
-    if not running(game):
-        raise GameError.of("no_clock", game=game.name)
+    check_clock(game)
     if s.paused:
         raise GameError.of("paused_already", game=game.name)
     hours = limit if hours is None else hours

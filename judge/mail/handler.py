@@ -61,8 +61,10 @@ from ..notation.names import name_index
 from ..notation.parser import chatter_note
 from ..storage import save_game
 from ..text.templates import words_for
-from ..verbs.registry import command, read_command, suggest_command
+from ..verbs.registry import body_of, command, read_command, read_commands, suggest_command
 from ..verbs.session import Asker, Defaults, GameCache, Session
+from ..verbs.veterans import DIARY_ENDS
+from ..verbs.where import where
 from .authenticity import believed_authserv_ids, verified_by
 from .language import chinese_script, detect_language
 from .masking import mask, secrets_of
@@ -131,6 +133,8 @@ class MailHandler:
                     s.error(line[:60] + "…", "line_too_long", chars=len(line), limit=self.cfg.limits.line_chars)
                     continue
                 break
+            if line.lstrip().startswith("//") or is_press_end(line):   # a comment (njudge's); an ENDPRESS alone
+                continue
             if is_press_start(line):
                 if self._over(s, r, "command_lines", lines, i - 1):
                     break
@@ -140,8 +144,8 @@ class MailHandler:
                 i = end
                 self._tag(s, r)
                 continue
-            cmd = read_command(line)
-            if cmd is None:
+            cmds = read_commands(line)
+            if not cmds:
                 if s.game is not None and s.power is not None:
                     if self._over(s, r, "order_lines", lines, i - 1):
                         break
@@ -159,20 +163,27 @@ class MailHandler:
                         r.secrets |= secrets_of(None, (), line, suggestion)
                         s.error(line, "unknown_command", suggestion=suggestion)
                 continue
-            secrets = secrets_of(cmd.name, cmd.args, cmd.line)
-            r.secrets |= secrets
-            if secrets and cmd.name != "set_settings":
-                r.password_lines += 1                  # each costs scrypt (tens of ms) on purpose
-                if r.password_lines > MAX_PASSWORD_LINES:
-                    s.error(cmd.line, "too_many_passwords", limit=MAX_PASSWORD_LINES)
+            for cmd in cmds:
+                if body_of(cmd):                       # PHASE's orders, a DIARY entry: the lines after it
+                    body, i = _body(lines, i, body_of(cmd))
+                    cmd = dataclasses.replace(cmd, body=body)
+                secrets = secrets_of(cmd.name, cmd.args, cmd.line)
+                r.secrets |= secrets
+                if secrets and cmd.name != "set_settings":
+                    r.password_lines += 1                  # each costs scrypt (tens of ms) on purpose
+                    if r.password_lines > MAX_PASSWORD_LINES:
+                        s.error(cmd.line, "too_many_passwords", limit=MAX_PASSWORD_LINES)
+                        break
+                if self._over(s, r, "command_lines", lines, i - 1):
+                    s.stop = True
+                    break
+                self._orders(s, r)
+                if cmd.name in LOOKUPS and self._asked_again(s, cmd):
                     continue
-            if self._over(s, r, "command_lines", lines, i - 1):
-                break
-            self._orders(s, r)
-            if cmd.name in LOOKUPS and self._asked_again(s, cmd):
-                continue
-            s.perform(cmd)
-            self._tag(s, r)
+                s.perform(cmd)
+                self._tag(s, r)
+                if s.stop:
+                    break
             if s.stop:
                 break
         self._orders(s, r)
@@ -313,10 +324,13 @@ class MailHandler:
                 if address != asker.reply_to:
                     copies.setdefault(address, []).append(res)
         lang = s.language()
-        out = [Reply(purpose="reply", to=(asker.reply_to,), template="reply.txt", lang=lang,
-                     context=self._context(s, subject, results, lang, asker.address,
-                                           [mask(n, r.secrets) for n in list(r.mail.notes) + r.notes]
-                                           + [f"cc_record:{a}" for a in copies]),
+        context = self._context(s, subject, results, lang, asker.address,
+                                [mask(n, r.secrets) for n in list(r.mail.notes) + r.notes]
+                                + [f"cc_record:{a}" for a in copies])
+        game = s.games.get(s.last_game) if s.last_game else None
+        if game is not None and any(res["kind"] not in ("archive", "help") for res in results):
+            context["standing"] = where(game)          # every answer about a game ends with where it stands
+        out = [Reply(purpose="reply", to=(asker.reply_to,), template="reply.txt", lang=lang, context=context,
                      game=s.last_game, attachments=tuple(self._pictures(s)))]
         for address, results in copies.items():
             lang = s.address_language(address)
@@ -391,8 +405,41 @@ def _is_signon(line: str) -> bool:
 
 def _after_press(lines: list[str], i: int) -> int:
     """The index of the line after the press block opening at ``lines[i]``
-    (after its ENDPRESS, or the end of the mail)."""
+    (after its ENDPRESS or ENDBROADCAST; a SIGNOFF line ends it too, and is
+    read next, as njudge has it; else the end of the mail)."""
     j = i + 1
     while j < len(lines) and not is_press_end(lines[j]):
+        if _is_signoff(lines[j]):
+            return j
         j += 1
     return j + 1
+
+
+def _is_signoff(line: str) -> bool:
+    cmd = read_command(line)
+    return cmd is not None and cmd.name == "signoff" and not cmd.args
+
+
+def _body(lines: list[str], i: int, takes: str) -> tuple[tuple[str, ...], int]:
+    """``(the body, the index of the line to read after it)`` of a command
+    whose line is ``lines[i - 1]`` (:func:`~judge.verbs.registry.body_of`):
+    ``lines``: up to the next line that is a command or opens press;
+    ``block``: up to an end line (:data:`~judge.verbs.veterans.DIARY_ENDS`,
+    taken; a SIGNOFF, read next) or the end of the mail. Blank lines and
+    ``//`` comments are left out of ``lines``."""
+    body, j = [], i
+    while j < len(lines):
+        line = clean_line(lines[j])
+        if takes == "block":
+            if " ".join(line.upper().split()).rstrip(".") in DIARY_ENDS:
+                return tuple(body), j + 1
+            if _is_signoff(line):
+                break
+            body.append(line.rstrip())
+        else:
+            if line.strip() and (read_commands(line) or is_press_start(line)):
+                break
+            if line.strip() and not line.lstrip().startswith("//"):
+                body.append(line.strip())
+        j += 1
+    return tuple(body), j

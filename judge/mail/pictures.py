@@ -105,17 +105,6 @@ def map_attachment(game, phase: str | None, lang: str, names: str | None, svg: b
     return replace(pic, format=map_format(game, account), attach=("png", "svg") if svg else ("png",))
 
 
-def set_map_format(db, address: str, fmt: str) -> None:
-    """Keep ``address``'s own choice ``fmt`` (``png``, ``svg``, ``none``;
-    ``game``: none of his own, the game's setting counts) in table
-    ``accounts`` of ``db`` (a staging). Raises ValueError for another value.
-    (The mail verb ``SET MAP`` comes with the verb registry, issue 22a.)"""
-    if fmt not in (*MAP_FORMATS, "game"):
-        raise ValueError(f"map format {fmt!r}: one of {', '.join(MAP_FORMATS)} or game")
-    row = {k: v for k, v in (db.get("accounts", address) or {}).items() if k != "map"}
-    db.put("accounts", address, row if fmt == "game" else dict(row, map=fmt))
-
-
 def notice_pictures(notice, game, lang: str, names: str | None) -> list[Picture]:
     """The maps a notice's mail shows: a results mail each phase it tells,
     the game's start its opening board, the game-over mail the final board;

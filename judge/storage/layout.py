@@ -57,6 +57,7 @@ SHARDS = {
     "judge": 1,          # the judge's own facts: its identity as `judge serve` last ran
     "refused": 1024,     # sender -> whether a mail of theirs ever did something (grows with spam; issue 12)
     "joins": 256,        # game -> the JOINs waiting for the GM's APPROVE or REJECT (approve=yes)
+    "diary": 256,        # game -> its powers' and GM's private notes (DIARY; shown to all after the end)
     "wrong_passwords": 256,   # game/power -> wrong passwords this hour, the lock (judge.verbs.lockout)
     "digests": 16,       # address -> answers held for one digest mail (a sender over its rate; judge.mail.fairness)
     "asked": 256,        # sender -> when it was last answered LIST and HELP (at most once a minute each)

@@ -107,6 +107,10 @@ TEXTS: dict[str, str] = {
     "self_vote": N_("%(power)s may not vote for itself"),
     "gm_choice_not_tied": N_("%(power)s is not among the tied: %(powers)s"),
     "bad_phase": N_('"%(text)s" is not a phase name like S1901M, F1901R or W1901A'),
+    "phase_not_later": N_("%(phase)s is not later than the current phase, %(current)s: orders after PHASE are for a "
+                          "phase to come (orders for the current phase need no PHASE line)"),
+    "too_many_future": N_("at most %(limit)s lines are kept for %(phase)s"),
+    "diary_private": N_("the diaries of game %(game)s are private until the game is over"),
     # ---- the game's errors (judge.game.errors) ----------------------------------------
     "game_over": N_("game %(game)s is over (%(phase)s)"),
     "alliances_off": N_("alliances cannot win game %(game)s: it has no alliance victory condition"),
@@ -121,7 +125,16 @@ TEXTS: dict[str, str] = {
     "no_private_press": N_("this game has no private press: use BROADCAST"),
     "deadline_past": N_("the new deadline must be in the future"),
     "short_password": N_("a password has at least 4 characters: REPLACE POWER PASSWORD"),
-    "no_clock": N_("game %(game)s has no running clock"),
+    "no_clock": N_("game %(game)s has no running clock: the GM starts it with START [DATE TIME]"),
+    "not_started": N_("game %(game)s has not started: its clock starts when every power is taken (free: "
+                      "%(powers)s), or when the GM sends START [DATE TIME]"),
+    "forming_deadline": N_("game %(game)s is still forming (free: %(powers)s), and a deadline would start its "
+                           "clock: send START DATE TIME to start it now with that first deadline, or wait: the "
+                           "clock starts by itself when every power is taken"),
+    "gm_no_vote": N_("the GM enters %(power)s's orders after BECOME, but does not vote for it: draws, concessions "
+                     "and alliances are the players' own"),
+    "ally_taken": N_("%(power)s is allied with %(partner)s, and an alliance has two powers: it would have to "
+                     "UNALLY first"),
     "paused_already": N_("game %(game)s is paused already"),
     "not_paused": N_("game %(game)s is not paused"),
     "started_already": N_("game %(game)s has started already"),
@@ -295,7 +308,7 @@ def _shown(key: str, value, w) -> str:
         return w.join([w.coast(c) if key == "coasts" else w.location(c) for c in value], "or")
     if key == "unit" and isinstance(value, str):
         return w.unit(value)
-    if key in ("power", "expected_power") and isinstance(value, str):
+    if key in ("power", "expected_power", "partner") and isinstance(value, str):
         return w.power(value)
     if key == "powers":
         return w.join(w.powers(value), "and")

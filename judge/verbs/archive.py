@@ -14,8 +14,11 @@ game (unlisted or invite-only) only to who may see it
 from __future__ import annotations
 
 from ..archive.text import history_text, summary_text
+from ..game import GameError
+from ..game.future import read_phase
 from ..rules.phase import Phase
 from .session import MapShown, Session
+from .veterans import diaries
 
 
 def _archive_game(s: Session, cmd, args: list[str]):
@@ -37,9 +40,7 @@ def history(s: Session, cmd) -> None:
     game = _archive_game(s, cmd, args)
     if game is None:
         return
-    words = [a.upper() for a in args]
-    first = args[words.index("FROM") + 1] if "FROM" in words[:-1] else None
-    last = args[words.index("TO") + 1] if "TO" in words[:-1] else None
+    first, last = _phase_span(args)
     text = history_text(game, first, last, s.language(), names=s.names(s.asker.address),
                         templates=s.defaults.templates)
     s.last_game = game.name
@@ -52,6 +53,8 @@ def summary(s: Session, cmd) -> None:
         return
     s.last_game = game.name
     s.results.append({"kind": "archive", "line": cmd.line, "text": summary_text(game, s.language())})
+    if game.finished and s.db.get("diary", game.name):          # after the end the diaries are the archive's
+        s.results.append(dict(diaries(s, game, cmd.line), line=""))
 
 
 def map_picture(s: Session, cmd) -> None:
@@ -76,3 +79,24 @@ def _is_phase(text: str) -> bool:
         return True
     except ValueError:
         return False
+
+
+def _phase_span(args: list[str]) -> tuple[str | None, str | None]:
+    """``FROM phase TO phase`` of HISTORY, each phase as njudge's users write
+    it too (``FROM Spring 1901 Movement TO F1902M``; :func:`read_phase`):
+    ``(first, last)``, None where not given; a phase not read is passed on
+    as written (the archive names it in its refusal)."""
+    words = [a.upper() for a in args]
+    out = []
+    for key, stop in (("FROM", "TO"), ("TO", None)):
+        if key not in words[:-1]:
+            out.append(None)
+            continue
+        i = words.index(key) + 1
+        j = words.index(stop, i) if stop and stop in words[i:] else len(args)
+        text = " ".join(args[i:j])
+        try:
+            out.append(read_phase(text))
+        except GameError:
+            out.append(args[i])
+    return out[0], out[1]

@@ -40,7 +40,10 @@ NONE_WORDS = ("NONE", "无", "無")
 def _vote(s: Session, cmd, action: str, run) -> None:
     """A power's vote: ``run(game) -> detail``."""
     game = s.game
+    if s.gm and s.asker.role != "keeper":     # the GM entering a power's orders (BECOME) does not vote for it
+        raise GameError.of("gm_no_vote", power=s.power, map=game.map_name)
     was_over = game.finished
+    before = game.ending.votes
     detail = run(game)
     s.changed(game)
     told = False
@@ -53,6 +56,12 @@ def _vote(s: Session, cmd, action: str, run) -> None:
         told = bool(closing)
     if action == "vote":
         detail = dict(detail, closed=told, closes=award_vote_closes(game), timezone=game.settings.deadlines.timezone)
+    elif action in ("draw", "nodraw", "concede", "unconcede") and not game.finished:
+        votes = game.ending.votes          # what the vote stands at now
+        replaced = "concede" if action == "draw" and s.power in before.concede else \
+            "draw" if action == "concede" and s.power in before.draw else None
+        detail = dict(detail, replaced=replaced, draw=sorted(p for p in votes.draw if p in game.survivors()),
+                      waiting=[p for p in game.survivors() if p not in votes.draw])
     s.results.append({"kind": "vote", "line": cmd.line, "game": game.name, "map": game.map_name,
                       "power": s.power, "action": action, "detail": detail, "over": told})
 

@@ -21,6 +21,7 @@ import hashlib
 from datetime import datetime, timedelta
 
 from ..game import GameError, master, turns
+from ..game.future import read_phase
 from ..game.passwords import hash_password
 from ..game.setting_text import hours_of, preset_reply
 from .anyone import free_powers, seat
@@ -140,7 +141,7 @@ def process(s: Session, cmd) -> None:
     def run(game):
         step = master.process_now(game, s.now)
         return step.notices, {"processed": [r.phase for r in step.records]}
-    phase = master.phase_name(cmd.args[0]) if cmd.args else None    # PROCESS S1901M (njudge's form)
+    phase = read_phase(" ".join(cmd.args)) if cmd.args else None    # PROCESS S1901M, PROCESS Spring 1901 Movement
     _gm_command(s, cmd, "process", run, phase)
 
 
@@ -148,7 +149,7 @@ def rollback(s: Session, cmd) -> None:
     def run(game):
         if not cmd.args:
             raise GameError("name_phase")
-        return master.rollback(game, master.phase_name(cmd.args[0]), s.now), {}
+        return master.rollback(game, read_phase(" ".join(cmd.args)), s.now), {}
     _gm_command(s, cmd, "rollback", run)
 
 

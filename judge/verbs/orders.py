@@ -21,11 +21,14 @@ from collections import deque
 
 from ..game import GameError
 from ..game.deadlines import adjustment_status
+from ..game.future import drop_future, keep_future, read_phase
 from ..game.press import keep_broadcast, read_press, route
 from ..game.refusals import misspelt_order_word
 from ..game.turns import lifecycle
 from ..notation.diagnostics import diagnostic
 from ..notation.parser import ParseContext, parse_orders
+from ..rules.phase import Phase
+from .anyone import list_games
 from .session import Session, names_of
 
 MAX_SHOWN = 20
@@ -40,9 +43,69 @@ def orders(s: Session, cmd) -> None:
     parsed = [dataclasses.replace(p, error=diagnostic("unknown_word", names, text=p.input.strip()), notes=())
               if p.kind == "chatter" and suggest(p.input) else p      # a misspelt command: an error, not talk
               for p in parse_orders("\n".join(cmd.body), ctx)]
-    notes = {p.input: tuple(getattr(p, "notes", ())) for p in parsed}
     receipts = game.submit(power, parsed, s.now)
     s.changed(game)
+    _answer(s, cmd, power, parsed, receipts, suggest, names)
+
+
+def standing(s: Session, cmd) -> None:
+    """STATUS (DPjudge's, njudge's): signed on as a power, its orders as they
+    stand, the units still without orders and the deadline (the orders
+    answer, nothing written); else the game's listing (LIST GAME)."""
+    if s.game is not None and s.power is not None and not cmd.args:
+        return _answer(s, cmd, s.power, [], [], lambda line: None, names_of(s.game), asked=True)
+    list_games(s, cmd)
+
+
+def clear(s: Session, cmd) -> None:
+    """CLEAR (njudge's, DPjudge's): every order of the power for the current
+    phase is withdrawn (standing retreat and build lists stay); the answer
+    shows the units now without orders."""
+    game = s.game
+    game.check_running()
+    game.orders.pop(s.power, None)
+    s.changed(game)
+    _answer(s, cmd, s.power, [], [], lambda line: None, names_of(game), asked="cleared")
+
+
+def phase_orders(s: Session, cmd) -> None:
+    """``PHASE Fall 1901 Movement`` (njudge's) and the order lines after it
+    (the command's ``body``): orders for a later phase, kept and applied when
+    it opens (:mod:`judge.game.future`); for the current phase, orders now.
+    ``PHASE ... CLEAR`` drops the lines kept for that phase. Lines the map
+    cannot read are refused now (not kept), with the reason."""
+    game, power = s.game, s.power
+    words = list(cmd.args)
+    drop = bool(words) and (words[-1].upper() == "CLEAR" or words[-1] in ("清除", "取消"))
+    phase = read_phase(" ".join(words[:-1] if drop else words))
+    if phase == str(game.phase):
+        return clear(s, cmd) if drop else orders(s, cmd)
+    rejected, lines = [], []
+    if drop:
+        dropped = drop_future(game, power, phase)
+    else:
+        game.check_running()
+        names = names_of(game)
+        ctx = ParseContext(map=game.map, names=names, phase_kind=Phase.parse(phase).kind, position=None, power=power)
+        for p in parse_orders("\n".join(cmd.body), ctx):
+            if p.error is not None:
+                rejected.append({"input": p.input, "error": p.error, "suggestions": []})
+            elif p.kind != "chatter":
+                lines.append(p.input.strip())
+        dropped = 0
+        kept = keep_future(game, power, phase, lines, s.now) if lines else len(game.future.get(phase, {}).get(power, ()))
+    s.changed(game)
+    s.results.append({"kind": "future", "line": cmd.line, "game": game.name, "map": game.map_name, "power": power,
+                      "phase": phase, "current": str(game.phase), "lines": lines, "rejected": rejected,
+                      "kept": 0 if drop else kept, "dropped": dropped})
+
+
+def _answer(s: Session, cmd, power: str, parsed, receipts, suggest, names, asked: bool | str = False) -> None:
+    """The ``orders`` result: the power's orders in force after ``receipts``
+    (see module doc); ``asked``: only asked for (STATUS: True; CLEAR:
+    ``"cleared"``), nothing written."""
+    game = s.game
+    notes = {p.input: tuple(getattr(p, "notes", ())) for p in parsed}
     entries, taken = game.orders.get(power, ()), [r for r in receipts if r.ok]
     before = len(entries) - len(taken)          # each order taken is one new entry at the end
     replaced_by = _replaced_by(entries, before, taken)
@@ -83,7 +146,8 @@ def orders(s: Session, cmd) -> None:
                       "superseded": superseded[:MAX_SHOWN],
                       "superseded_more": max(len(superseded) - MAX_SHOWN, 0), "rejected": rejected,
                       "missing": missing, "deadline": game.schedule.deadline,
-                      "forming": lifecycle(game)["state"] == "forming",
+                      "forming": lifecycle(game)["state"] == "forming", "asked": asked,
+                      "asked_line": cmd.line if asked else None,
                       "timezone": game.settings.deadlines.timezone})
 
 

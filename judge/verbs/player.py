@@ -48,13 +48,12 @@ def set_password(s: Session, cmd) -> None:
 
 
 def set_address(s: Session, cmd) -> None:
-    if not cmd.args:
-        return s.usage(cmd)
     if not s.with_password:            # who a power is changes only with its password, whatever auth says
         return s.error(cmd.line, "password_to_change", game=s.game.name)
-    new = _address(" ".join(cmd.args))
+    words = cmd.args or (s.asker.address,)     # njudge's SET ADDRESS alone: the address this mail is from
+    new = _address(" ".join(words))
     if new is None:
-        return s.error(cmd.line, "bad_address", text=" ".join(cmd.args)[:80])
+        return s.error(cmd.line, "bad_address", text=" ".join(words)[:80])
     game = s.game
     if s.power is None:
         gm = s.gm_row(game.name)
@@ -111,12 +110,15 @@ def set_nowait(s: Session, cmd) -> None:
 def set_absence(s: Session, cmd) -> None:
     game = s.game
     words = [w.upper() for w in cmd.args]
-    if "FROM" not in words or "TO" not in words:
+    if not words:
         return s.usage(cmd)
-    a, b = words.index("FROM"), words.index("TO")
+    # njudge's SET ABSENCE date [TO date] (FROM optional; one date: that day)
+    a = words.index("FROM") if "FROM" in words else -1
+    b = words.index("TO") if "TO" in words else len(words)
     tz = game.settings.deadlines.timezone
     start = s.time(cmd, " ".join(cmd.args[a + 1:b]), "SET ABSENCE")
-    end = start and s.time(cmd, " ".join(cmd.args[b + 1:]), "SET ABSENCE", end_of_day=True)
+    last = " ".join(cmd.args[b + 1:]) if b < len(words) else " ".join(cmd.args[a + 1:b])
+    end = start and s.time(cmd, last, "SET ABSENCE", end_of_day=True)
     if end is None:
         return
     try:

@@ -33,6 +33,11 @@ Adding a verb (three places):
    also needs its words, ``templates/mail/parts/<kind>.txt``; an answer of
    an existing kind (``gm``, ``vote``, ``ruling``, ``archive``, ...) needs none.
 
+A reader's choice kept with his address (``SET MAP``) needs no handler of
+its own: its record's ``run`` is :func:`judge.verbs.choices.choose` over the
+function that keeps it, so the verb is its record and its catalogue words
+(``SET MAP`` was added so: three files, ``git show --stat`` of its commit).
+
 Record fields: ``who`` — ``anyone``; ``player`` (signed on as a power;
 ``gm_too``: or as the GM); ``gm`` (signed on as the GM; the command line
 has the GM's powers); ``keeper`` (the judge's command line only). ``en``:
@@ -46,7 +51,8 @@ no ``help`` is named by another's entry); ``reads``/``changes``: what the
 verb reads and changes — ``game`` (a game's live state), ``gm`` (its GM's
 record), ``accounts`` (a reader's choices), ``joins`` (JOINs waiting for
 approval), ``catalogue`` (the list of games), ``archive`` (past phases),
-``games`` (whole games in or out), ``mail`` (mails to others); a verb that
+``games`` (whole games in or out), ``mail`` (mails to others), ``diary``
+(the writers' private notes, table ``diary``); a verb that
 changes nothing is a question (the command line runs it without the
 writer, and nothing needs undoing); ``secret``: the index, among the
 arguments without ``=``, of a password (masked in every mail the judge
@@ -57,7 +63,17 @@ what follows: a ``player`` verb's first word there is the power it is
 done for), ``cli_options``: options whose values are more words
 (``--members``), ``cli_params``: ``(option, help)`` of options the handler
 reads from ``cmd.params`` (``--tz``). A ``keeper`` verb's ``help`` is the
-command line's, in English (mail never reads it).
+command line's, in English (mail never reads it). ``takes``: what the mail
+hands the verb as its ``body`` (:func:`body_of`): ``lines`` (the lines
+after it up to the next command: PHASE's orders) or ``block`` (up to an end
+line: a DIARY entry).
+
+``veterans`` words are read as the verb; DPjudge's ``power@game`` forms,
+njudge's ``SIGNON ?game`` and a line ending in ``SIGNOFF`` are read by
+:func:`read_commands`; the veterans' rare commands and njudge's other ``SET
+WORD`` lines are the ``our_way`` verb's (:mod:`judge.verbs.veterans`),
+answered with this judge's way. The README's table "Commands of other
+judges" lists them all.
 
 ``SET key=value ...`` (the GM's game settings) is read as ``set_settings``;
 ``SIGN ON``/``SIGN OFF`` as ``SIGNON``/``SIGNOFF``. Order lines and press
@@ -67,15 +83,19 @@ blocks are the mail's to read (:mod:`judge.notation`,
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Callable
 
 from ..notation.lexicon import clean_line
+from ..storage.accounts import set_map_format
 from ..text.catalogue import N_
-from . import anyone, archive, ending, gm, keeper, orders, player
+from . import anyone, archive, ending, gm, keeper, orders, player, veterans
+from .choices import choose
 from .session import CommandLine, Session
 
 
@@ -107,6 +127,7 @@ class Verb:
     cli_args: str = ""
     cli_options: tuple[str, ...] = ()
     cli_params: tuple[tuple[str, str], ...] = ()
+    takes: str = ""
 
 
 VERBS: tuple[Verb, ...] = (
@@ -122,7 +143,7 @@ VERBS: tuple[Verb, ...] = (
                   '                            preset=house: every house rule of the\n'
                   '                            simplified-Chinese text, each named in the reply'),),
          reads=('catalogue',), changes=('game', 'gm'), secret=1),
-    Verb('join', 'anyone', anyone.join, en=('JOIN',), zh=('加入',),
+    Verb('join', 'anyone', anyone.join, en=('JOIN',), zh=('加入',), veterans=('TAKEOVER',),
          usage=N_('JOIN GAME PASSWORD [POWER] [join_password=JOIN-PASSWORD]'),
          help=(N_('JOIN GAME PASSWORD [POWER]  join a game as a player; the password is yours\n'
                   '                            (a password has at least 4 characters)'),),
@@ -144,7 +165,7 @@ VERBS: tuple[Verb, ...] = (
          usage=N_('LIST [GAME]'),
          help=(N_('LIST [GAME]                 show a game (or the games you play)'),),
          reads=('game', 'catalogue')),
-    Verb('observe', 'anyone', anyone.observe, en=('OBSERVE',), zh=('旁观', '旁觀', '观战', '觀戰'),
+    Verb('observe', 'anyone', anyone.observe, en=('OBSERVE',), zh=('旁观', '旁觀', '观战', '觀戰'), veterans=('WATCH',),
          usage=N_('OBSERVE GAME'),
          help=(N_("OBSERVE GAME                receive a game's results and broadcasts"),),
          reads=('game',), changes=('game',)),
@@ -172,6 +193,24 @@ VERBS: tuple[Verb, ...] = (
          help=(N_('SET NAMES house|standard    the names the judge writes you: the rule\n'
                   "                            texts' own spellings, or the standard ones"),),
          changes=('accounts',)),
+    Verb('set_map', 'anyone',
+         choose(set_map_format, {'png': N_('Mails about games will show the map as a picture (PNG).'),
+                                 'svg': N_('Mails about games will show the map as SVG.'),
+                                 'none': N_('Mails about games will show no map.'),
+                                 'game': N_("Mails about games will show the map as each game's GM set it.")},
+                words={'图片': 'png', '圖片': 'png', '无': 'none', '無': 'none', '不要': 'none',
+                       '游戏': 'game', '遊戲': 'game'}),
+         en=('SET MAP',), zh=('设置地图', '設定地圖', '設置地圖'),
+         usage=N_('SET MAP png|svg|none|game'),
+         help=(N_('SET MAP png|svg|none|game   how mails about games show you the map (game:\n'
+                  "                            as the game's GM set it)"),),
+         changes=('accounts',)),
+    Verb('our_way', 'anyone', veterans.our_way,
+         help=(N_("njudge's and DPjudge's commands work too: SIGNON france@game, SIGNON\n"
+                  '                            ?game, TAKEOVER, SET DRAW, SET NO WAIT, WATCH,\n'
+                  "                            ENDBROADCAST, // comments ...; the others are\n"
+                  "                            answered with this judge's way to do them"),),
+         veterans=tuple(w for w in veterans.OURS if w not in ('SET', 'VOTE DRAW'))),
     Verb('signoff', 'anyone', anyone.signoff, en=('SIGNOFF',), zh=('结束', '結束', '签退', '簽退'),
          help=(N_('SIGNOFF                     (or SIGN OFF) stop reading this mail here'),)),
     # ---- a player, after SIGNON ----
@@ -200,9 +239,12 @@ VERBS: tuple[Verb, ...] = (
          help=(N_('SET WAIT | SET NOWAIT       hold the phase until its deadline / allow early\n'
                   "                            processing once every power's orders are in"),),
          changes=('game',)),
-    Verb('set_nowait', 'player', player.set_nowait, en=('SET NOWAIT',), zh=('不等待',), cli='nowait',
+    Verb('set_nowait', 'player', player.set_nowait, en=('SET NOWAIT',), zh=('不等待',), veterans=('SET NO WAIT',),
+         cli='nowait',
          cli_args='POWER', changes=('game',)),
-    Verb('set_absence', 'player', player.set_absence, en=('SET ABSENCE',), cli='absence',
+    Verb('set_absence', 'player', player.set_absence, en=('SET ABSENCE',), veterans=('SET HOLIDAY', 'SET VACATION'),
+         zh=('设置缺席', '設定缺席', '请假', '請假'),
+         cli='absence',
          cli_args='POWER FROM DATE TO DATE',
          usage=N_('SET ABSENCE FROM DATE TO DATE'),
          help=(N_('SET ABSENCE FROM DATE TO DATE\n'
@@ -220,18 +262,20 @@ VERBS: tuple[Verb, ...] = (
          changes=('game',)),
     Verb('unally', 'player', ending.unally, en=('UNALLY',), zh=('解除结盟', '解除結盟', '解除同盟', '解除联盟', '解除聯盟'),
          cli='unally', cli_args='POWER', changes=('game',)),
-    Verb('draw', 'player', ending.draw, en=('DRAW',), zh=('和局', '平局'),
+    Verb('draw', 'player', ending.draw, en=('DRAW',), zh=('和局', '平局'), veterans=('SET DRAW',),
          cli='draw', cli_args='POWER [POWERS ...]', cli_options=('--members',),
          help=(N_('DRAW [POWERS] | NODRAW      vote for a draw (default: every survivor) /\n'
                   '                            withdraw the vote'),),
          changes=('game', 'mail')),
     Verb('nodraw', 'player', ending.nodraw, en=('NODRAW',), zh=('取消和局', '取消平局'),
+         veterans=('SET NODRAW', 'SET NO DRAW'),
          cli='nodraw', cli_args='POWER', changes=('game',)),
-    Verb('concede', 'player', ending.concede, en=('CONCEDE',), zh=('认输', '認輸', '投降'),
+    Verb('concede', 'player', ending.concede, en=('CONCEDE',), zh=('认输', '認輸', '投降'), veterans=('SET CONCEDE',),
          cli='concede', cli_args='POWER TO',
          help=(N_('CONCEDE POWER               concede the game to that power'),),
          changes=('game', 'mail')),
-    Verb('unconcede', 'player', ending.unconcede, cli='unconcede', cli_args='POWER', changes=('game',)),   # no words yet
+    Verb('unconcede', 'player', ending.unconcede, veterans=('SET NOCONCEDE', 'SET NO CONCEDE'), cli='unconcede',
+         cli_args='POWER', changes=('game',)),
     Verb('vote', 'player', ending.vote, en=('VOTE',), zh=('投票',),
          cli='vote', cli_args='POWER STRATEGY|DIPLOMACY CANDIDATE',
          usage=N_('VOTE BEST STRATEGY|DIPLOMACY POWER'),
@@ -242,15 +286,41 @@ VERBS: tuple[Verb, ...] = (
                   '                            the awards are announced then'),),
          changes=('game', 'mail')),
     Verb('resign', 'player', player.resign, en=('RESIGN',), zh=('辞职', '辭職', '退出游戏', '退出遊戲'),
+         veterans=('WITHDRAW',),
          help=(N_('RESIGN                      leave the game'),),
          changes=('game', 'mail')),
+    Verb('clear', 'player', orders.clear, en=('CLEAR',), zh=('清除命令',),
+         help=(N_('CLEAR                       withdraw every order of this phase'),),
+         changes=('game',)),
+    Verb('phase', 'player', orders.phase_orders, en=('PHASE',), zh=('回合',), takes='lines',
+         usage=N_('PHASE F1901M (or PHASE Fall 1901 Movement), then the orders for that phase'),
+         help=(N_('PHASE F1901M [CLEAR]        the order lines after it are for that later phase:\n'
+                  '                            kept, and applied when it opens if still legal\n'
+                  '                            (you get a note either way); CLEAR drops them'),),
+         changes=('game',)),
+    Verb('set_noabsence', 'player', veterans.set_noabsence, en=('SET NOABSENCE',), zh=('取消缺席',),
+         veterans=('SET NO ABSENCE',),
+         help=(N_('SET NOABSENCE               withdraw your absences'),),
+         changes=('game',)),
+    Verb('standing', 'anyone', orders.standing, en=('STATUS',), zh=('状况', '狀況'),
+         usage=N_('STATUS [GAME]'),
+         help=(N_('STATUS [GAME]               after SIGNON: your orders as they stand and the\n'
+                  '                            units without orders; else LIST GAME'),),
+         reads=('game',)),
+    Verb('diary', 'anyone', veterans.diary, en=('DIARY',), zh=('日记', '日記'), takes='block',
+         usage=N_('DIARY [RECORD] | DIARY LIST | DIARY READ N | DIARY DELETE N | DIARY GAME'),
+         help=(N_('DIARY ... ENDDIARY          (after SIGNON) a private note: nobody else reads\n'
+                  '                            it while the game runs; DIARY LIST, DIARY READ N,\n'
+                  '                            DIARY DELETE N; after the end DIARY GAME shows all'),),
+         reads=('game',), changes=('diary',)),
     # ---- the GM, after SIGNON with the GM password ----
     Verb('set_deadline', 'gm', gm.set_deadline, en=('SET DEADLINE',), zh=('设置截止', '設定截止', '設置截止'),
          cli='deadline', cli_args='WHEN',
          help=(N_("SET DEADLINE DATE TIME      SET DEADLINE %(day)s 20:00 (the game's time\n"
                   '                            zone) or SET DEADLINE %(day)sT20:00+08:00'),),
          changes=('game', 'mail')),
-    Verb('start', 'gm', gm.start, en=('START',), cli='start', cli_args='[WHEN]',
+    Verb('start', 'gm', gm.start, en=('START',), zh=('开始', '開始'), veterans=('FORCE BEGIN',), cli='start',
+         cli_args='[WHEN]',
          help=(N_('START [DATE TIME]           start the clock before every power is taken\n'
                   '                            (first deadline DATE TIME, else by the settings)'),),
          changes=('game', 'mail')),
@@ -275,10 +345,10 @@ VERBS: tuple[Verb, ...] = (
          cli_params=(('--tz', "time zone of an end_at without offset (default: the game's)"),),
          help=(N_("SET key=value ...           change the game's settings (the keys of CREATE)"),),
          changes=('game', 'mail')),
-    Verb('eject', 'gm', gm.eject, en=('EJECT',), cli='eject', cli_args='POWER',
+    Verb('eject', 'gm', gm.eject, en=('EJECT',), zh=('撤下', '逐出'), cli='eject', cli_args='POWER',
          help=(N_("EJECT POWER                 remove a power's player; the power is vacant"),),
          changes=('game', 'mail')),
-    Verb('replace', 'gm', gm.replace, en=('REPLACE',), cli='replace', cli_args='POWER PASSWORD', secret=-1,
+    Verb('replace', 'gm', gm.replace, en=('REPLACE',), zh=('替补', '替補'), cli='replace', cli_args='POWER PASSWORD', secret=-1,
          help=(N_('REPLACE POWER PASSWORD      open a power to a replacement, who joins with\n'
                   '                            JOIN GAME PASSWORD POWER'),),
          changes=('game', 'mail')),
@@ -289,11 +359,11 @@ VERBS: tuple[Verb, ...] = (
          reads=('joins',), changes=('game', 'joins', 'mail')),
     Verb('reject', 'gm', gm.reject, en=('REJECT',), zh=('拒绝', '拒絕', '驳回', '駁回'),
          usage=N_('REJECT ADDRESS|POWER'), reads=('joins',), changes=('joins', 'mail')),
-    Verb('become', 'gm', gm.become, en=('BECOME',),
+    Verb('become', 'gm', gm.become, en=('BECOME',), zh=('代理',),
          help=(N_("BECOME POWER                enter a vacant or abandoned power's orders: the\n"
                   "                            order lines that follow are that power's"),),
          reads=('game',)),
-    Verb('end', 'gm', ending.end, en=('END',), zh=('结束游戏', '結束遊戲', '终局', '終局'),
+    Verb('end', 'gm', ending.end, en=('END',), zh=('结束游戏', '結束遊戲', '终局', '終局'), veterans=('TERMINATE',),
          cli='end', cli_args='[POWERS ...]', cli_options=('--members',),
          help=(N_('END [DRAW] [POWERS]         end the game as a draw (default: every survivor)'),),
          changes=('game', 'mail')),
@@ -330,17 +400,74 @@ BY_NAME = {v.name: v for v in VERBS}
 BY_CLI = {v.cli: v for v in VERBS if v.cli}
 """The verbs of the command line (and of the writer's work items) by their ``cli`` name."""
 _EN = {w: v for v in VERBS for w in v.en + v.veterans if " " not in w}
+_PHRASES = {w: v for v in VERBS for w in v.veterans if " " in w and not w.startswith("SET ")}
 _EN_SET = {w.split(maxsplit=1)[1]: v for v in VERBS for w in v.en + v.veterans if w.startswith("SET ")}
 _ZH_WORDS = sorted(((w, v) for v in VERBS for w in v.zh), key=lambda x: -len(x[0]))
-ENGLISH_WORDS = tuple(_EN) + tuple(f"SET {w}" for w in _EN_SET)
-"""Every English command word (``SET`` words as ``"SET WORD"``)."""
+ENGLISH_WORDS = tuple(w for v in VERBS for w in v.en)
+"""Every English command word of this judge (``SET`` words as ``"SET
+WORD"``); the veterans' forms are the README table's."""
+
+
+def read_commands(line: str) -> list[CommandLine]:
+    """The commands on ``line``: :func:`read_command`'s, with the veterans'
+    forms that name a power and a game (:func:`_power_at_game`): DPjudge's
+    ``SIGNON france@game pw`` (njudge's ``SIGNON Fgame pw``), ``JOIN`` /
+    ``TAKEOVER france@game pw`` (``JOIN game pw France``), ``OBSERVE
+    x@game``, ``RESIGN france@game pw`` (a SIGNON, then RESIGN); njudge's
+    ``SIGNON ?game pw`` (``JOIN game pw``), ``SIGNON ?`` (``LIST``) and
+    ``CREATE ?game pw`` (``CREATE game pw``); a
+    line ending in SIGNOFF (``JOIN g pw France SIGNOFF``): its command, then
+    SIGNOFF. An empty list: no command."""
+    cmd = read_command(line)
+    if cmd is None:
+        return []
+    if cmd.name != "signoff" and len(cmd.args) > 0 and cmd.args[-1].upper() == "SIGNOFF":
+        # "JOIN g pw France SIGNOFF": the line's command, then SIGNOFF
+        return read_commands(cmd.line[:cmd.line.upper().rindex("SIGNOFF")]) + [_line(BY_NAME["signoff"], (), "SIGNOFF")]
+    args = cmd.args
+    if cmd.name == "create" and args and args[0].startswith("?") and len(args[0]) > 1:   # njudge's CREATE ?game pw
+        return [dataclasses.replace(cmd, args=(args[0][1:],) + args[1:])]
+    if cmd.name == "signon" and args and args[0].startswith("?"):
+        if args[0] == "?":
+            return [_line(BY_NAME["list"], (), cmd.line)]
+        return [_line(BY_NAME["join"], (args[0][1:],) + args[1:], cmd.line)]
+    at = _power_at_game(args[0]) if args else None
+    if at is None:
+        return [cmd]
+    power, game = at
+    if cmd.name == "signon":
+        letter = "M" if power.upper() in ("MASTER", "GM", "M") else power[0].upper()
+        return [dataclasses.replace(cmd, args=(letter + game,) + args[1:])]
+    if cmd.name == "join":
+        return [dataclasses.replace(cmd, args=(game,) + args[1:2] + (power,) + args[2:])]
+    if cmd.name == "observe":
+        return [dataclasses.replace(cmd, args=(game,) + args[1:])]
+    if cmd.name == "resign" and len(args) > 1:
+        return [_line(BY_NAME["signon"], (power[0].upper() + game, args[1]), cmd.line),
+                dataclasses.replace(cmd, args=args[2:])]
+    return [cmd]
+
+
+_AT = re.compile(r"^([A-Za-z][A-Za-z-]*)@([A-Za-z0-9_-]{1,32})$")
+
+
+def _power_at_game(word: str) -> tuple[str, str] | None:
+    """``("france", "game")`` of DPjudge's ``france@game`` (a mail address,
+    with a dot after the @, is not one)."""
+    m = _AT.match(word)
+    return (m.group(1), m.group(2)) if m else None
+
+
+_VOTE_DRAW = ("YES", "NO", "ACCEPT", "REJECT", "DRAW", "DIAS", "SOLO", "NONE")
 
 
 def read_command(line: str) -> CommandLine | None:
     """The command on ``line`` (see module doc), or None if it holds none.
     Invisible characters (a byte-order mark, zero-width spaces) are ignored;
     ``SIGN ON``/``SIGN OFF`` are ``SIGNON``/``SIGNOFF``; a trailing colon on
-    the command word is allowed."""
+    the command word is allowed. The veterans' rare commands are the
+    ``our_way`` verb's (:mod:`judge.verbs.veterans`), and so is any other
+    ``SET WORD`` without ``=`` (njudge's GM settings)."""
     line = clean_line(line)
     text = unicodedata.normalize("NFKC", line).strip()
     words = text.split()
@@ -356,7 +483,18 @@ def read_command(line: str) -> CommandLine | None:
                 return _line(_EN_SET[key], words[1 + n:], line)
         if "=" in words[1]:                     # the GM's game settings
             return _line(BY_NAME["set_settings"], words[1:], line)
-    if first in _EN:
+        if words[1].isascii() and words[1].isalpha():     # njudge's SET WORD of a GM: our way
+            return _veteran(words, line, "SET")
+    for n in (3, 2):                            # FORCE BEGIN, BECOME MASTER, I AM ALSO x@y
+        key = " ".join(words[:n]).upper()
+        if len(words) >= n and key in _PHRASES and (key != "I AM ALSO" or "@" in " ".join(words[3:4])):
+            verb = _PHRASES[key]
+            if verb.name == "our_way":
+                return _veteran(words, line, key)
+            return _line(verb, words[n:], line)
+    if first == "VOTE" and len(words) > 1 and (words[1].isdigit() or words[1].upper() in _VOTE_DRAW):
+        return _veteran(words, line, "VOTE DRAW")       # DPjudge's draw vote
+    if first in _EN and (_EN[first].name != "our_way" or len(words) <= 3):
         return _line(_EN[first], words[1:], line)
     for word, verb in _ZH_WORDS:
         if text.startswith(word):
@@ -366,6 +504,22 @@ def read_command(line: str) -> CommandLine | None:
 
 def _line(verb: Verb, args, line: str) -> CommandLine:
     return CommandLine(verb.name, tuple(args), line.strip(), verb)
+
+
+def _veteran(words, line: str, word: str) -> CommandLine:
+    """A veteran's rare command: the ``our_way`` verb, told which it is."""
+    verb = BY_NAME["our_way"]
+    return CommandLine(verb.name, tuple(words[1:]), line.strip(), verb, (), {"veteran": word})
+
+
+def body_of(cmd: CommandLine) -> str:
+    """What the mail hands ``cmd`` as its ``body``: ``"lines"`` (the lines
+    after it up to the next command: PHASE's orders), ``"block"`` (up to an
+    end line: a DIARY entry; DIARY LIST, READ, DELETE and DIARY GAME take
+    none) or ``""``."""
+    if cmd.verb.takes == "block" and veterans.diary_action(cmd) != "record":
+        return ""
+    return cmd.verb.takes
 
 
 def command(name: str, args=(), line: str = "", body=(), params: dict | None = None) -> CommandLine:

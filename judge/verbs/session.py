@@ -41,6 +41,7 @@ from ..config import LANGUAGES
 from ..game import Game, GameError
 from ..game.deadlines import local_to_utc, zone_of
 from ..game.game import NAME_RE
+from ..game.when import veteran_time
 from ..game.passwords import verify_password
 from ..maps import load_names
 from ..notation.names import name_index
@@ -215,6 +216,8 @@ class Session:
             return "keeper_only"
         if verb.who == "gm" and (self.game is None or not self.gm):
             return "gm_only"
+        if verb.who == "player" and self.game is not None and self.gm and self.power is None and not verb.gm_too:
+            return "players_only"         # the GM is signed on, but this is a power's (BECOME POWER first)
         if verb.who == "player" and (self.game is None or (self.power is None and not (verb.gm_too and self.gm))):
             return "need_signon"
         return None
@@ -361,6 +364,9 @@ class Session:
         try:
             when = read_time(text, tz, end_of_day)
         except ValueError:
+            when = veteran_time(text, tz, self.now, end_of_day)     # njudge's "Mon Jan 13 2025 20:00"
+            if when is not None:
+                return when
             self.error(cmd.line, "bad_time", text=text.strip(), timezone=tz, **time_examples(command, tz, self.now))
             return None
         if not self.near(when):
@@ -381,7 +387,9 @@ class Session:
         who is signed on (or for the asker in any game, or as a GM), else
         the language the mail is written in, else the judge's. A reader whose
         language is Chinese and who writes clearly in the other script is
-        answered in that script."""
+        answered in that script; a mail clearly written in Chinese from a
+        reader who joined in English is answered in Chinese (in its script),
+        unless the reader chose English with SET LANGUAGE (issue 22)."""
         if self.language_set:
             return self.language_set
         address = self.asker.address
@@ -394,9 +402,12 @@ class Session:
             stored = self.game.players[self.power].language
         else:
             stored = self.stored_language(address)
-        if stored and stored.startswith("zh") and self.asker.written():
+        written = self.asker.written()
+        if stored and stored.startswith("zh") and written:
             return self.asker.script() or stored
-        return stored or self.asker.written() or self.defaults.language
+        if written and account.get("language") not in LANGUAGES:
+            return written          # a mail in Chinese is answered in Chinese, unless the reader chose (SET LANGUAGE)
+        return stored or written or self.defaults.language
 
     def stored_language(self, address: str) -> str | None:
         """The language stored for ``address`` as a player or a GM, if any."""
