@@ -33,6 +33,12 @@ TEMPLATES = {
 }
 """Notice kinds that share a template (the template tells them apart by ``kind``)."""
 
+BY_ROLE = frozenset({"clock", "waiting"})
+"""Templates whose words depend on the recipient's role (``role``); every
+other notice is the same mail for every reader of one language, name set and
+map format (and, in a gunboat game, for the GM apart): rendered once
+(:attr:`Reply.shared`). ``tests/test_mail_shared_render.py`` keeps this true."""
+
 
 def template_of(kind: str) -> str:
     return f"notices/{TEMPLATES.get(kind, kind)}.txt"
@@ -82,6 +88,9 @@ def notice_replies(notice: Notice, game, db, judge) -> list[Reply]:
             words[(lang, names)] = Words(game.map_name, lang, names)
             maps[(lang, names)] = notice_pictures(notice, game, lang, names)
         fmt = map_format(game, accounts.get(address))
+        template = template_of(notice.kind)
+        shared = "" if TEMPLATES.get(notice.kind, notice.kind) in BY_ROLE else \
+            f"{notice.kind}:{notice.key}:{lang}:{names}:{fmt}:{hides_addresses(game, role)}"
         context = {"n": notice.data, "kind": notice.kind, "role": role, "w": words[(lang, names)],
                    "phases": phases, "tz": notice.data.get("timezone", "UTC"),
                    "judge_code": judge.address.partition("@")[0].upper(),
@@ -89,8 +98,8 @@ def notice_replies(notice: Notice, game, db, judge) -> list[Reply]:
                    "players": players(game, role), "hidden": hides_addresses(game, role),
                    "rules": rules_data(game) if notice.kind == "started" else None, "systems": SYSTEMS}
         replies.append(Reply(purpose=f"{notice.kind}:{notice.key}:{role}", to=(address,),
-                             template=template_of(notice.kind), lang=lang, context=context,
-                             game=game.name, in_reply=False,
+                             template=template, lang=lang, context=context,
+                             game=game.name, in_reply=False, shared=shared,
                              pictures=tuple(p for p in (for_reader(m, fmt) for m in maps[(lang, names)]) if p)))
     return replies
 

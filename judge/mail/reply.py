@@ -22,7 +22,10 @@ class Reply:
     ``attachments``: ``(file name, MIME type, text or bytes)`` each, or a
     :class:`~judge.mail.pictures.Picture` (the ``MAP`` picture: shown and
     attached); ``pictures``: the maps the mail shows (an HTML part is added,
-    :func:`judge.mail.pictures.mail_parts`)."""
+    :func:`judge.mail.pictures.mail_parts`); ``shared``: replies with the same
+    non-empty ``shared`` have the same subject, text, HTML part and pictures
+    (only their recipients differ), so the worker renders them once — a
+    results mail once per language, name set and map format, not per player."""
     purpose: str
     to: tuple[str, ...]
     template: str
@@ -33,6 +36,7 @@ class Reply:
     in_reply: bool = True
     attachments: tuple = ()
     pictures: tuple = ()
+    shared: str = ""
 
 
 class Unanswered(list):

@@ -109,6 +109,10 @@ PRUNE_EVERY = 3600.0
 """Seconds between two prunings of the ledger (each drops the weeks past
 ``ledger_days`` and deletes the hour's entries that came of age)."""
 
+SHARED_KEPT = 16
+"""Rendered mails kept for replies that share them (:attr:`Reply.shared`):
+one deadline's results in every language, name set and map format."""
+
 DIGEST_ANSWERS = 15
 """Answers a digest holds in full (the others it counts)."""
 
@@ -157,6 +161,7 @@ class Worker:
         self.timekeeper, self.changed = timekeeper, changed
         self.reading = reading or {}            # read_mail's limits= and markers= (the config's)
         self.rasters = Rasters()                # map pictures drawn once per phase and language
+        self._rendered: dict = {}               # Reply.shared -> its rendered mail (the last few)
         self.fair = fair or FairQueue(0)        # per-sender fair queueing (judge.mail.fairness); 0: none
         self._digest_due: datetime | None = None   # the earliest digest due (None: none waits)
         self._work: dict = {}                   # deadline work not yet done (an ordered set)
@@ -636,10 +641,9 @@ class Worker:
 
     def _row(self, mail: InboundMail, reply: Reply, now: datetime, db=None) -> dict:
         """The outbox row of ``reply``; ``db``: the staged store its maps are kept in."""
-        subject, body = render(reply.template, reply.lang, self.templates, **reply.context)
+        subject, body, html, inline, files = self._render(reply, db)
         primary = reply.to[0]
         mid = message_id_for(mail.key, reply.purpose, primary, self.domain)
-        html, inline, files = mail_parts(reply, subject, body, self.rasters, db, self.templates)
         msg = compose(sender_name=self.name, sender_address=self.address, to=list(reply.to),
                       cc=list(reply.cc), subject=subject, body=body, message_id=mid, now=now,
                       lang=reply.lang, in_reply_to=mail.message_id if reply.in_reply else "",
@@ -648,6 +652,20 @@ class Worker:
         return {"id": mid, "status": "pending", "to": list(reply.to), "cc": list(reply.cc), "subject": subject,
                 "raw": msg.as_bytes().decode("ascii"), "created": now.isoformat(),
                 "inbound": mail.key, "purpose": reply.purpose, "attempts": 0}
+
+    def _render(self, reply: Reply, db=None) -> tuple:
+        """``(subject, text, html, inline, files)`` of ``reply``: rendered once
+        for all replies with its :attr:`~Reply.shared` key (the last
+        ``SHARED_KEPT`` kept), else each time."""
+        done = self._rendered.get(reply.shared) if reply.shared else None
+        if done is None:
+            subject, body = render(reply.template, reply.lang, self.templates, **reply.context)
+            done = (subject, body, *mail_parts(reply, subject, body, self.rasters, db, self.templates))
+            if reply.shared:
+                if len(self._rendered) >= SHARED_KEPT:
+                    self._rendered.pop(next(iter(self._rendered)))
+                self._rendered[reply.shared] = done
+        return done
 
     def _failed(self, entry: SpoolEntry, mail: InboundMail | None, error: Exception, counted: bool) -> None:
         """An attempt at ``entry`` raised ``error``: retry later, or set it aside

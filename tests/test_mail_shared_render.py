@@ -1,0 +1,74 @@
+"""Results rendered once per language, name set and map format (issue 23):
+a deadline's results mail is the same mail for every reader of one
+language, so the worker renders its text, HTML part and map once
+(:attr:`judge.mail.reply.Reply.shared`) — and the mails still differ only in
+their headers."""
+
+from __future__ import annotations
+
+import email
+from datetime import timedelta
+from email import policy
+from pathlib import Path
+
+import jinja2
+import jinja2.meta
+
+import judge.mail.worker as worker_module
+from judge.text.templates import environment
+from judge.mail.notices import BY_ROLE, TEMPLATES
+from mailjudge import POWERS, T0, Judge, addr
+from judge.scheduler import Work
+
+NOTICES = Path(__file__).resolve().parents[1] / "templates" / "mail"   # the loader's root
+
+
+def _uses_role(env: jinja2.Environment, name: str, seen: set) -> bool:
+    """Whether template ``name`` or any template it includes reads ``role``."""
+    if name in seen:
+        return False
+    seen.add(name)
+    source = env.loader.get_source(env, name)[0]
+    tree = env.parse(source)
+    if "role" in jinja2.meta.find_undeclared_variables(tree):
+        return True
+    return any(_uses_role(env, n, seen) for n in jinja2.meta.find_referenced_templates(tree) if n)
+
+
+def test_only_the_templates_named_by_role_read_the_role():
+    """Every notice template not in BY_ROLE (and all it includes) never reads
+    ``role``: its mail may be rendered once for all readers; the ones in
+    BY_ROLE do read it (so the list is not stale)."""
+    env = environment("en")
+    names = {p.stem for p in (NOTICES / "notices").glob("*.txt") if p.stem != "macros"} | set(TEMPLATES.values())
+    for name in sorted(names):
+        uses = _uses_role(env, f"notices/{name}.txt", set())
+        assert uses == (name in BY_ROLE), name
+
+
+def test_a_results_mail_is_rendered_once_for_all_players_of_a_language(tmp_path, monkeypatch):
+    judge = Judge(tmp_path)
+    judge.mail("gm@example.org", "CREATE g1 gmsecret grace=0 reminders=none\n")
+    for p in POWERS:
+        judge.mail(addr(p), f"JOIN g1 pw-{p.lower()} {p}\n")
+    judge.mail(addr("Russia"), "SIGNON g1 pw-russia\nSET LANGUAGE zh-hans\n")
+    calls = []
+    real = worker_module.render
+    monkeypatch.setattr(worker_module, "render", lambda template, *a, **k: calls.append(template) or real(template, *a, **k))
+    judge.now = T0 + timedelta(days=10)
+    before = len(judge.sent)
+    judge.worker.submit_work(Work("tick", "g1", "S1901M"))
+    for _ in range(5):
+        judge.worker.round()
+        if not judge.worker._work:
+            break
+    results = [r for r in judge.sent[before:] if r["subject"].endswith(" g1 S1901M")]
+    assert len(results) == 8                                   # seven players and the GM
+    assert calls.count("notices/results.txt") == 2             # English once, simplified Chinese once
+    texts = {}
+    for r in results:
+        msg = email.message_from_string(r["raw"], policy=policy.default)
+        assert msg["To"] == r["to"][0] and len(r["to"]) == 1        # each mail to its own reader
+        texts.setdefault(r["subject"], set()).add(msg.get_body(("plain",)).get_content())
+    assert {s: len(t) for s, t in texts.items()} == {"Diplomacy results g1 S1901M": 1, "强权外交 结果 g1 S1901M": 1}
+    assert len({r["id"] for r in results}) == 8                # eight Message-IDs
