@@ -108,3 +108,13 @@ def test_no_word_that_is_not_a_password_is_masked(line):
     ("JOIN g1 abcd France", "JOIN g1 " + MASK + " France")])
 def test_a_password_in_its_place_is_masked_whatever_its_length(line, shown):
     assert mask_line(line) == shown
+
+
+def test_a_mail_of_thousands_of_signature_lines_is_read():
+    """Found by the fuzz test (tests/test_mail_fuzz.py, mail 882 of seed
+    20260412): each ``-- `` line began another signature inside the last,
+    until Python's recursion limit; a signature is one level now, the orders
+    above it are read and the rest is its text."""
+    body = "A Par - Bur\n" + "-- \nCheers\n" * 3000
+    reading = read_now(text_lines(body))
+    assert reading.lines == ("A Par - Bur",)

@@ -397,9 +397,11 @@ def _quote_follows(lines: list[Line], i: int) -> bool:
     return j is not None and lines[j].depth > 0
 
 
-def read_now(lines: list[Line], subject: str = "") -> Reading:
+def read_now(lines: list[Line], subject: str = "", signature: bool = False) -> Reading:
     """The lines written now of a body (see the module doc); ``subject``: the
-    mail's subject (``Fwd:``… makes the first header block a forward's)."""
+    mail's subject (``Fwd:``… makes the first header block a forward's);
+    ``signature``: ``lines`` are a signature's (a ``--`` line in it is its
+    text, not another signature: one level, whatever the mail holds)."""
     kept: list[str] = []
     quoted = 0
     forwarded = False
@@ -418,8 +420,8 @@ def read_now(lines: list[Line], subject: str = "") -> Reading:
                 kept.pop()
             i += 1
             continue
-        if line.text.rstrip() == "--" and line.text.startswith("--") and not line.depth:
-            after = read_now(lines[i + 1:])       # the signature, up to a quoted original under it
+        if line.text.rstrip() == "--" and line.text.startswith("--") and not line.depth and not signature:
+            after = read_now(lines[i + 1:], signature=True)   # the signature, up to a quoted original under it
             return Reading(tuple(kept), quoted + after.quoted, forwarded,
                            tuple(x for x in after.lines + after.signature if x.strip()))
         if not text and not line.mark:

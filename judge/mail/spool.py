@@ -80,11 +80,20 @@ def _read_heads(raw: bytes) -> tuple[str, str, str]:
 
 
 def _address(head, name: str) -> str:
+    """The address in header ``name``, read from its raw value (at most
+    ``ADDRESS_CHARS`` of it) with :func:`email.utils.parseaddr`: the modern
+    policy's structured parse can take minutes on a crafted address header,
+    and this runs in the listener before its ``250``."""
     try:
-        value = head.get(name) if head is not None else None
-        return parseaddr(" ".join(str(value).split()))[1].strip().lower()[:300] if value is not None else ""
+        value = next((v for k, v in head.raw_items() if k.lower() == name.lower()), None) \
+            if head is not None else None
+        return parseaddr(" ".join(str(value)[:ADDRESS_CHARS].split()))[1].strip().lower()[:300] \
+            if value is not None else ""
     except Exception:  # noqa: BLE001 - a header that defeats the parser: no address
         return ""
+
+
+ADDRESS_CHARS = 2000
 
 
 @dataclass(frozen=True)
