@@ -59,13 +59,13 @@ from ..maps import load_map, load_names
 from ..notation.lexicon import clean_line
 from ..notation.names import name_index
 from ..notation.parser import chatter_note
-from ..storage import save_game
+from ..storage import find_game, save_game
 from ..text.templates import words_for
 from ..verbs.registry import command, read_command, suggest_command
 from ..verbs.session import Asker, Defaults, GameCache, Session
 from .authenticity import believed_authserv_ids, verified_by
 from .language import chinese_script, detect_language
-from .masking import mask, secrets_of
+from .masking import mask, secrets_of, words_after_games
 from .message import InboundMail
 from .notices import notice_replies
 from .pictures import map_attachment
@@ -150,6 +150,7 @@ class MailHandler:
                         r.secrets |= secrets_of(None, (), line, suggest_command(line))
                 elif r.noise < MAX_NOISE:
                     r.noise += 1
+                    r.secrets |= words_after_games(line, lambda name: find_game(s.db, name) is not None)
                     talk = None if suggest_command(line) else \
                         chatter_note(line, name_index(load_map("standard"), load_names("standard")))   # talk: a note
                     if talk is not None:
