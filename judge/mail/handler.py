@@ -52,6 +52,7 @@ from datetime import datetime, timedelta
 from functools import cache
 
 from ..config import Config
+from ..game.game import NAME_RE
 from ..game.notices import merged
 from ..game.final_report import final_data
 from ..game.press import is_press_end, is_press_start
@@ -150,7 +151,8 @@ class MailHandler:
                         r.secrets |= secrets_of(None, (), line, suggest_command(line))
                 elif r.noise < MAX_NOISE:
                     r.noise += 1
-                    r.secrets |= words_after_games(line, lambda name: find_game(s.db, name) is not None)
+                    r.secrets |= words_after_games(line, lambda name: bool(NAME_RE.match(name))
+                                                   and find_game(s.db, name) is not None)
                     talk = None if suggest_command(line) else \
                         chatter_note(line, name_index(load_map("standard"), load_names("standard")))   # talk: a note
                     if talk is not None:
