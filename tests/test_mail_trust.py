@@ -233,6 +233,6 @@ def test_the_word_after_a_game_name_in_a_line_that_is_no_command_is_masked(tmp_p
     j.text("gm@x.org", "CREATE g1 gmpass1")
     j.text("fr@x.org", "JOIN g1 frpass1 France")
     for line in ("SI\u0441(\u00b7\u00f7]GNON g1 frpass1", "嵡录 g1 frpass1", "xx Fg1 frpass1",
-                 "hello _x -- " + "a" * 80 + " g1 frpass1"):          # words no game may be called: no lookup
+                 "hello _x -- " + "a" * 80 + " g1 frpass1", "SIG\u3000NON g1:frpass1"):          # words no game may be called: no lookup
         text = j.text("fr@x.org", line)
         assert "frpass1" not in text and "********" in text, text

@@ -157,10 +157,13 @@ def words_after_games(line: str, is_game) -> set[str]:
     stands, however damaged its sign-on word (``SI<junk>GNON fz pw``)."""
     words = _tokens(line)
     found = set()
-    for k, w in enumerate(words[:-1]):
-        name = "".join(c for c in w if c.isascii() and (c.isalnum() or c in "_-"))
+    for k, w in enumerate(words):
+        glued = [p for p in _SEPARATORS.split(w) if p]           # fz:pw
+        name = "".join(c for c in (glued or [""])[0] if c.isascii() and (c.isalnum() or c in "_-"))
         if name and (is_game(name) or (len(name) > 1 and is_game(name[1:]))):
-            found.add(words[k + 1])
+            after = glued[1] if len(glued) > 1 else words[k + 1] if k + 1 < len(words) else None
+            if after:
+                found.add(after)
     return found
 
 
