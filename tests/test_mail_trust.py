@@ -223,6 +223,8 @@ def test_a_password_after_a_damaged_sign_on_word_or_in_a_compatibility_form_is_m
     assert "farpass2" not in mask("CREATE far2 ①farpass2 end_at=0001-01-01T00:00", {"1farpass2"})
     assert "frpass1" not in mask("SIGNON\ufffdfz frpass1", set())
     assert "farpass1" not in mask("CR十二EATE far1 ٣farpass1 deadline=9999-12-3〇1T23:59 movement　=9999〇9d", set())
+    from judge.mail.masking import secrets_of
+    assert secrets_of("signon", ("fz", "wrong", "junk2wrongpw"), "SIGNON fz wrong\x1cjunk2wrongpw") >= {"junk2wrongpw"}
     assert mask("登陆 Brest A Par", set()) == "登陆 Brest A Par"          # nothing else is masked
 
 

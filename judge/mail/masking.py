@@ -40,6 +40,8 @@ def secrets_of(name: str | None, args: tuple[str, ...], line: str, suggestion: s
     found = set(_SETTING.findall(line)) | line_secrets(line)
     if name is None:
         return {s for s in found if s}
+    if name == "signon":              # SIGNON takes a game and a password: any word after the game may be it
+        found |= set(args[1:])
     at = BY_NAME[name].secret
     plain = [a for a in args if "=" not in a]
     if at is not None and (len(plain) > at if at >= 0 else len(plain) >= 2):
