@@ -221,4 +221,20 @@ def test_a_password_after_a_damaged_sign_on_word_or_in_a_compatibility_form_is_m
     assert "frpass1" not in mask("SIGNO❻N \u0301fz frpass1", set())
     assert "rupass1" not in mask("登fJkfz rupass1", set())
     assert "farpass2" not in mask("CREATE far2 ①farpass2 end_at=0001-01-01T00:00", {"1farpass2"})
+    assert "frpass1" not in mask("SIGNON\ufffdfz frpass1", set())
+    assert "farpass1" not in mask("CR十二EATE far1 ٣farpass1 deadline=9999-12-3〇1T23:59 movement　=9999〇9d", set())
+    from judge.mail.masking import secrets_of
+    assert secrets_of("signon", ("fz", "wrong", "junk2wrongpw"), "SIGNON fz wrong\x1cjunk2wrongpw") >= {"junk2wrongpw"}
     assert mask("登陆 Brest A Par", set()) == "登陆 Brest A Par"          # nothing else is masked
+
+
+def test_the_word_after_a_game_name_in_a_line_that_is_no_command_is_masked(tmp_path):
+    """A sign-on word damaged beyond reading (junk inside it, 登录 as 嵡录):
+    the word after the game's name is where the password stands."""
+    j = Judge(tmp_path)
+    j.text("gm@x.org", "CREATE g1 gmpass1")
+    j.text("fr@x.org", "JOIN g1 frpass1 France")
+    for line in ("SI\u0441(\u00b7\u00f7]GNON g1 frpass1", "嵡录 g1 frpass1", "xx Fg1 frpass1",
+                 "hello _x -- " + "a" * 80 + " g1 frpass1", "SIG\u3000NON g1:frpass1"):          # words no game may be called: no lookup
+        text = j.text("fr@x.org", line)
+        assert "frpass1" not in text and "********" in text, text

@@ -52,6 +52,7 @@ from datetime import datetime, timedelta
 from functools import cache
 
 from ..config import Config
+from ..game.game import NAME_RE
 from ..game.notices import merged
 from ..game.final_report import final_data
 from ..game.press import is_press_end, is_press_start
@@ -59,7 +60,7 @@ from ..maps import load_map, load_names
 from ..notation.lexicon import clean_line
 from ..notation.names import name_index
 from ..notation.parser import chatter_note
-from ..storage import save_game
+from ..storage import find_game, save_game
 from ..text.templates import words_for
 from ..verbs.registry import body_of, command, read_command, read_commands, suggest_command
 from ..verbs.session import Asker, Defaults, GameCache, Session
@@ -67,7 +68,7 @@ from ..verbs.veterans import DIARY_ENDS
 from ..verbs.where import where
 from .authenticity import believed_authserv_ids, verified_by
 from .language import chinese_script, detect_language
-from .masking import mask, secrets_of
+from .masking import mask, secrets_of, words_after_games
 from .message import InboundMail
 from .notices import notice_replies
 from .pictures import map_attachment
@@ -154,6 +155,8 @@ class MailHandler:
                         r.secrets |= secrets_of(None, (), line, suggest_command(line))
                 elif r.noise < MAX_NOISE:
                     r.noise += 1
+                    r.secrets |= words_after_games(line, lambda name: bool(NAME_RE.match(name))
+                                                   and find_game(s.db, name) is not None)
                     talk = None if suggest_command(line) else \
                         chatter_note(line, name_index(load_map("standard"), load_names("standard")))   # talk: a note
                     if talk is not None:

@@ -40,6 +40,8 @@ def secrets_of(name: str | None, args: tuple[str, ...], line: str, suggestion: s
     found = set(_SETTING.findall(line)) | line_secrets(line)
     if name is None:
         return {s for s in found if s}
+    if name == "signon":              # SIGNON takes a game and a password: any word after the game may be it
+        found |= set(args[1:])
     at = BY_NAME[name].secret
     plain = [a for a in args if "=" not in a]
     if at is not None and (len(plain) > at if at >= 0 else len(plain) >= 2):
@@ -61,6 +63,7 @@ _QUICK = re.compile(r"(?i)sign|log|join|create|pass|pw|replace|登|簽|签|加�
 
 _PARTIAL_SIGN_ZH = ("登", "签", "簽")
 """The first character of a Chinese sign-on word, left alone when the rest of the word was damaged."""
+_DAMAGE = re.compile("[\ufffd\x00-\x08\x0b-\x1f\x7f]")
 _CJK_THEN_LATIN = re.compile(r"(?<=[登签簽])(?=[A-Za-z0-9])")
 
 
@@ -68,6 +71,7 @@ def _tokens(line: str) -> list[str]:
     text = unicodedata.normalize("NFKC", line)
     text = _KEYWORDS.sub(r" \1 ", text)
     text = _CJK_THEN_LATIN.sub(" ", text)          # 登fz pw: a damaged 登录 glued to the game
+    text = _DAMAGE.sub(" ", text)                  # SIGNON\ufffdfz pw: a byte the charset could not read
     words = [w.strip(_TRIM).rstrip(":：=") for w in text.split()]
     return [w for w in words if w and w not in ("-", "—", ">")]
 
@@ -129,7 +133,7 @@ def line_secrets(line: str) -> set[str]:
         elif _is_sign(w):
             pw = _after_game(words, k + 1)
         elif k == 0 and _is_lead(w):          # the command itself: secrets_of has its password
-            pw = _after_game(words, 1, glued_only=len(words) > 5)
+            pw = _after_game(words, 1, glued_only=sum("=" not in x for x in words) > 5)   # settings aside
         elif w in _PASSWORD_ZH or (upper[k] in ("PASSWORD", "PASSWD", "PW", "PWD", "PASS")
                                    and k > 0 and upper[k - 1] in ("SET", "CHANGE", "NEW")):
             rest = [x for x in words[k + 1:] if x not in ("=", ":", "：", "to", "TO")]
@@ -145,6 +149,23 @@ def line_secrets(line: str) -> set[str]:
             continue
         if pw:
             found.add(pw)
+    return found
+
+
+def words_after_games(line: str, is_game) -> set[str]:
+    """The words of ``line`` right after a word that names a game (``is_game(name)``,
+    with njudge's power letter before it or not, whatever damage put in it):
+    in a line that is no command, the word where a sign-on line's password
+    stands, however damaged its sign-on word (``SI<junk>GNON fz pw``)."""
+    words = _tokens(line)
+    found = set()
+    for k, w in enumerate(words):
+        glued = [p for p in _SEPARATORS.split(w) if p]           # fz:pw
+        name = "".join(c for c in (glued or [""])[0] if c.isascii() and (c.isalnum() or c in "_-"))
+        if name and (is_game(name) or (len(name) > 1 and is_game(name[1:]))):
+            after = glued[1] if len(glued) > 1 else words[k + 1] if k + 1 < len(words) else None
+            if after:
+                found.add(after)
     return found
 
 
