@@ -38,3 +38,17 @@ def test_the_sweep_finds_a_password_where_one_is():
     gb = "Subject: x\nContent-Type: text/plain; charset=gb18030\nContent-Transfer-Encoding: base64\n\n" + \
         __import__("base64").b64encode("登录 fz pw-secret".encode("gb18030")).decode() + "\n"
     assert passwordfuzz.leaks(gb, {"pw-secret"}) == ["pw-secret"]
+
+
+@pytest.mark.parametrize("line", ["ߵ¼ fz depass1", "SI\ud7ffGN O①N fz depass1"])
+def test_a_damaged_sign_on_line_among_a_players_orders_keeps_its_password(tmp_path, line):
+    """Found by benchmarks/fuzz.py (seed 7, mails 2004–3728): a player signed on
+    and writing orders, then a sign-on line whose word is damaged beyond reading;
+    the line is passed over as talk — and its note must not quote the password
+    after the game's name (it did: the mask looked there only outside orders)."""
+    judge = Judge(tmp_path)
+    for raw in mailfuzz.setup_mails("2024-01-10T20:00"):
+        assert judge.raw(raw)
+    answer = judge.mail("de@fuzz.test", f"SIGNON fz depass1\nA Ber H\n{line}\nA Mun H\n")
+    text = answer.get_body(("plain",)).get_content()
+    assert "depass1" not in text and "passed over" in text

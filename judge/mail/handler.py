@@ -152,11 +152,10 @@ class MailHandler:
                         break
                     r.orders.append(line.strip())
                     if len(line.split()) > 2:          # a misspelt SIGNON/JOIN may hold a password
-                        r.secrets |= secrets_of(None, (), line, suggest_command(line))
+                        r.secrets |= secrets_of(None, (), line, suggest_command(line)) | _after_games(s, line)
                 elif r.noise < MAX_NOISE:
                     r.noise += 1
-                    r.secrets |= words_after_games(line, lambda name: bool(NAME_RE.match(name))
-                                                   and find_game(s.db, name) is not None)
+                    r.secrets |= _after_games(s, line)
                     talk = None if suggest_command(line) else \
                         chatter_note(line, name_index(load_map("standard"), load_names("standard")))   # talk: a note
                     if talk is not None:
@@ -399,6 +398,13 @@ class MailHandler:
                 res["report"] = "sent" if res is told[-1] else "with_last"
         # a setting such as join_password=... reaches every player: never its value
         return [dataclasses.replace(x, context=mask(x.context, r.secrets)) for x in out] if r.secrets else out
+
+
+def _after_games(s: Session, line: str) -> set[str]:
+    """The words after a game's name in ``line`` (a line no command: the
+    password of a sign-on line damaged beyond reading, ``SI<junk>GNON fz pw``),
+    masked in every answer whether the line is talk or an order line."""
+    return words_after_games(line, lambda name: bool(NAME_RE.match(name)) and find_game(s.db, name) is not None)
 
 
 def _is_signon(line: str) -> bool:
