@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import time
+from datetime import date
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -14,6 +15,10 @@ from storeview import tables as read_tables
 from mailserver.harness import (  # noqa: F401 - fixtures
     DaemonProcess, SmtpSink, dovecot, imap_client, imap_folder, wait_for, write_config,
 )
+
+FIRST = min(d for d in (date(date.today().year + k, 2, 1) for k in (0, 1)) if d > date.today())
+"""The game's first deadline: the next 1 February (in winter: London is on
+UTC; and within the year ahead that a command's date may be, issue 19)."""
 
 MARK = "imap: connected to"
 
@@ -156,7 +161,7 @@ def test_a_whole_game_signs_on_and_orders_spring_1901_by_mail(tmp_path, dovecot,
         try:
             d.wait_ready(tmp_path / "judge.log", MARK)
             append(dovecot, imap_folder, mail("CREATE g7 gmsecret timezone=Europe/London "
-                                              "deadline=2030-03-01T18:00 early=no\n", "<create@x>", "gm@example.org"))
+                                              f"deadline={FIRST:%Y-%m-%d}T18:00 early=no\n", "<create@x>", "gm@example.org"))
             wait_for(lambda: sink.messages, what="created")
             # Germany and Russia join in Chinese: their replies come in simplified / traditional
             joins = {"Germany": "加入 g7 pw-germany 德国\n", "Russia": "加入 g7 pw-russia 俄國\n"}
@@ -189,7 +194,7 @@ def test_a_whole_game_signs_on_and_orders_spring_1901_by_mail(tmp_path, dovecot,
         else:
             assert f"Every unit of {p} has an order." in text, text
             assert "Not understood" not in text
-            assert "Deadline: Fri 01 Mar 2030 18:00 Europe/London (UTC+00:00) = Fri 01 Mar 2030 18:00 UTC." in text
+            assert f"Deadline: {FIRST:%a %d %b %Y} 18:00 Europe/London (UTC+00:00) = {FIRST:%a %d %b %Y} 18:00 UTC." in text
     assert "A Mar S A Par - Bur" in by["<orders-France@x>"][0].get_content()
     refs = {m["References"].split()[0] for m in sink.bodies()}
     assert len(refs) == 1                       # one thread per game

@@ -227,6 +227,13 @@ class Worker:
         self._digest_due = self.clock() if self.store.all("digests") else None    # left by the last run
         while not self._stop.is_set():
             self.round()
+        try:                     # the sender's reports that came in: recorded, so no mail goes twice
+            self._collect(0.0)
+            if self._reports:
+                self.record_reports(self._reports)
+                self._reports = []
+        except Exception:  # noqa: BLE001 - the rows stay pending and are sent again at the next start
+            log.exception("worker: could not record sent states at stop")
         try:
             self.store.checkpoint()
         except Exception:  # noqa: BLE001 - the journals stay and are applied at the next start
