@@ -52,3 +52,16 @@ def test_a_damaged_sign_on_line_among_a_players_orders_keeps_its_password(tmp_pa
     answer = judge.mail("de@fuzz.test", f"SIGNON fz depass1\nA Ber H\n{line}\nA Mun H\n")
     text = answer.get_body(("plain",)).get_content()
     assert "depass1" not in text and "passed over" in text
+
+
+def test_a_game_named_in_a_sentence_masks_no_word(tmp_path):
+    """Issue 18: no word that is not a password is masked — a player's talk
+    naming a game ("I think fz seems fun") is quoted as written, while a sign-on
+    line damaged beyond reading still has its password masked."""
+    judge = Judge(tmp_path)
+    for raw in mailfuzz.setup_mails("2024-01-10T20:00"):
+        assert judge.raw(raw)
+    text = judge.mail("fr@fuzz.test", "SIGNON fz frpass1\nA Par H\nI think fz seems fun\n").get_body(("plain",)).get_content()
+    assert "I think fz seems fun" in text                   # among a signed-on player's orders too
+    text = judge.mail("fr@fuzz.test", "HELP\nSI\ufffdGN O①N fz depass1\n").get_body(("plain",)).get_content()
+    assert "depass1" not in text

@@ -152,7 +152,8 @@ class MailHandler:
                         break
                     r.orders.append(line.strip())
                     if len(line.split()) > 2:          # a misspelt SIGNON/JOIN may hold a password
-                        r.secrets |= secrets_of(None, (), line, suggest_command(line)) | _after_games(s, line)
+                        r.secrets |= secrets_of(None, (), line, suggest_command(line)) | \
+                            (set() if _talk(line) else _after_games(s, line))
                 elif r.noise < MAX_NOISE:
                     r.noise += 1
                     r.secrets |= _after_games(s, line)
@@ -405,6 +406,14 @@ def _after_games(s: Session, line: str) -> set[str]:
     password of a sign-on line damaged beyond reading, ``SI<junk>GNON fz pw``),
     masked in every answer whether the line is talk or an order line."""
     return words_after_games(line, lambda name: bool(NAME_RE.match(name)) and find_game(s.db, name) is not None)
+
+
+def _talk(line: str) -> bool:
+    """A line among a player's orders that starts with a plain word (``I think
+    fz is fun``): talk that names a game, its words no password (issue 18);
+    a damaged sign-on word (``SI\ufffdGN``, ``登\ufffd``) is not plain."""
+    first = line.split()[0] if line.split() else ""
+    return first.isascii() and first.isalpha() and not read_commands(first)
 
 
 def _is_signon(line: str) -> bool:
