@@ -39,7 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from storm import Outbox, config, fill  # noqa: E402
+from storm import Outbox, fill, serve  # noqa: E402
 from storeview import tables  # noqa: E402
 from mailserver.harness import free_port  # noqa: E402
 
@@ -64,15 +64,7 @@ def run(mails: int, seconds: float, orders: int) -> int:
         now = datetime.now(timezone.utc)
         holds = fill(Store(folder / "data" / "store"), 1, now, now + timedelta(days=3))
         port = free_port()
-        log = folder / "judge.log"
-        with (folder / "serve.out").open("wb") as out:
-            proc = subprocess.Popen([sys.executable, "-m", "judge.cli", "serve", "--config", str(config(folder, port))],
-                                    cwd=REPO, stdout=out, stderr=subprocess.STDOUT,
-                                    env=dict(os.environ, PYTHONUNBUFFERED="1"))
-        while not (log.exists() and ": reading " in log.read_text(errors="replace")):
-            if proc.poll() is not None:
-                raise SystemExit("judge serve exited:\n" + (folder / "serve.out").read_text(errors="replace")[-3000:])
-            time.sleep(0.05)
+        proc = serve(folder, port)
         print(f"load average at start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)", flush=True)
         outbox = Outbox(folder)
         flood_ids: list[str] = []

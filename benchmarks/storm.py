@@ -96,6 +96,21 @@ def fill(store: Store, n: int, now: datetime, deadline: datetime) -> dict[str, s
     return holds
 
 
+def serve(folder: Path, port: int) -> subprocess.Popen:
+    """``judge serve`` on :func:`config` as a process, returned once its log
+    says it is reading (SystemExit with its output if it exits first)."""
+    log = folder / "judge.log"
+    with (folder / "serve.out").open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "judge.cli", "serve", "--config", str(config(folder, port))],
+                                cwd=REPO, stdout=out, stderr=subprocess.STDOUT,
+                                env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    while not (log.exists() and ": reading " in log.read_text(errors="replace")):
+        if proc.poll() is not None:
+            raise SystemExit("judge serve exited:\n" + (folder / "serve.out").read_text(errors="replace")[-3000:])
+        time.sleep(0.05)
+    return proc
+
+
 def config(folder: Path, port: int) -> Path:
     path = folder / "judge.toml"
     path.write_text(f"""[judge]
@@ -182,16 +197,8 @@ def run(games: int, rate: float = 4.0, lead: float | None = None) -> int:
                 turns.open_phase(game, now, deadline)
                 save_game(tx, game)
         port = free_port()
-        log = folder / "judge.log"
         t = time.perf_counter()
-        with (folder / "serve.out").open("wb") as out:
-            proc = subprocess.Popen([sys.executable, "-m", "judge.cli", "serve", "--config", str(config(folder, port))],
-                                    cwd=REPO, stdout=out, stderr=subprocess.STDOUT,
-                                    env=dict(os.environ, PYTHONUNBUFFERED="1"))
-        while not (log.exists() and ": reading " in log.read_text(errors="replace")):
-            if proc.poll() is not None:
-                raise SystemExit("judge serve exited:\n" + (folder / "serve.out").read_text(errors="replace")[-3000:])
-            time.sleep(0.05)
+        proc = serve(folder, port)
         ready = time.perf_counter() - t
         ahead = deadline.timestamp() - time.time()
         print(f"load average at start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); {games} games filled in "
