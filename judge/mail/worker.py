@@ -83,7 +83,7 @@ from typing import Callable
 
 from .. import faults
 from .reply import CommandHandler, Reply
-from .compose import compose, message_id_for
+from .compose import compose, entity, message_id_for
 from .fairness import DIGEST, UNREAD, WINDOW, FairQueue
 from .message import InboundMail, read_mail
 from .pictures import Rasters, mail_parts, warm_pictures
@@ -648,26 +648,27 @@ class Worker:
 
     def _row(self, mail: InboundMail, reply: Reply, now: datetime, db=None) -> dict:
         """The outbox row of ``reply``; ``db``: the staged store its maps are kept in."""
-        subject, body, html, inline, files = self._render(reply, db)
+        subject, body, mime = self._render(reply, db)
         primary = reply.to[0]
         mid = message_id_for(mail.key, reply.purpose, primary, self.domain)
-        msg = compose(sender_name=self.name, sender_address=self.address, to=list(reply.to),
+        raw = compose(sender_name=self.name, sender_address=self.address, to=list(reply.to),
                       cc=list(reply.cc), subject=subject, body=body, message_id=mid, now=now,
                       lang=reply.lang, in_reply_to=mail.message_id if reply.in_reply else "",
                       references=mail.references if reply.in_reply else (), game=reply.game,
-                      domain=self.domain, attachments=files, html=html, inline=inline)
+                      domain=self.domain, mime=mime)
         return {"id": mid, "status": "pending", "to": list(reply.to), "cc": list(reply.cc), "subject": subject,
-                "raw": msg.as_bytes().decode("ascii"), "created": now.isoformat(),
+                "raw": raw.decode("ascii"), "created": now.isoformat(),
                 "inbound": mail.key, "purpose": reply.purpose, "attempts": 0}
 
     def _render(self, reply: Reply, db=None) -> tuple:
-        """``(subject, text, html, inline, files)`` of ``reply``: rendered once
-        for all replies with its :attr:`~Reply.shared` key (the last
-        ``SHARED_KEPT`` kept), else each time."""
+        """``(subject, text, MIME entity bytes)`` of ``reply``: rendered and
+        encoded once for all replies with its :attr:`~Reply.shared` key (the
+        last ``SHARED_KEPT`` kept), else each time."""
         done = self._rendered.get(reply.shared) if reply.shared else None
         if done is None:
             subject, body = render(reply.template, reply.lang, self.templates, **reply.context)
-            done = (subject, body, *mail_parts(reply, subject, body, self.rasters, db, self.templates))
+            html, inline, files = mail_parts(reply, subject, body, self.rasters, db, self.templates)
+            done = (subject, body, entity(body, html, inline, files))
             if reply.shared:
                 if len(self._rendered) >= SHARED_KEPT:
                     self._rendered.pop(next(iter(self._rendered)))
