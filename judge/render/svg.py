@@ -78,8 +78,21 @@ def render_svg(game_map: Map, names: NameIndex, position: Position, results=None
     return d.svg(width)
 
 
-def _ring_path(rings) -> str:
-    return " ".join("M" + " L".join(f"{_f(x)},{_f(y)}" for x, y in ring) + "Z" for ring in rings)
+def _ring_path(*parts) -> str:
+    """The SVG path of the rings in ``parts`` (a map's outlines, which never
+    change: made once per outline object and kept — a tenth of a deadline's
+    picture was formatting the same coordinates again, issue 23)."""
+    key = tuple(map(id, parts))
+    hit = _PATHS.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], parts)):
+        return hit[1]
+    d = " ".join("M" + " L".join(f"{_f(x)},{_f(y)}" for x, y in ring) + "Z" for rings in parts for ring in rings)
+    if len(_PATHS) < 8192:
+        _PATHS[key] = (parts, d)          # the outlines kept alive with it: their ids stay theirs
+    return d
+
+
+_PATHS: dict[tuple, tuple[tuple, str]] = {}
 
 
 def _text_width(text: str, size: float) -> float:
@@ -128,7 +141,7 @@ class _Drawing:
         return "\n".join(p for p in parts if p) + "\n"
 
     def _land_path(self) -> str:
-        return _ring_path(list(self.geo.land) + list(self.geo.water))
+        return _ring_path(self.geo.land, self.geo.water)
 
     def _defs(self) -> str:
         i = self.id
