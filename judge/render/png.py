@@ -80,8 +80,11 @@ def _numbers(text: str) -> list[float]:
     return [float(v) for v in _NUMBER.findall(text or "")]
 
 
+@lru_cache(maxsize=4096)
 def _path(d: str) -> list[tuple[list[tuple[float, float]], bool]]:
-    """``d`` -> ``[(points, closed)]``: absolute M, L and Z only."""
+    """``d`` -> ``[(points, closed)]``: absolute M, L and Z only. Kept per
+    ``d`` (the provinces' outlines are the same in every picture): callers
+    read it, never change it."""
     out: list[tuple[list, bool]] = []
     cmd, nums, pts = None, [], None
     for token, number in _PATH.findall(d):
@@ -145,7 +148,7 @@ class _Painter:
         self.lang = root.get("lang", "en")
         self.root = root
         self.defs = {e.get("id"): e for e in root.iter() if e.get("id")}
-        self.masks: dict[str, Image.Image] = {}
+        self.masks = _MASKS              # even-odd masks: the coastline is the same in every picture
 
     def paint(self) -> None:
         m = (self.k, -self._vb(0) * self.k, -self._vb(1) * self.k)
@@ -360,11 +363,9 @@ class _Painter:
         x -= {"start": 0, "middle": total / 2, "end": total}[style["text-anchor"]]
         at = (round(x + dx), round(y + dy))
         if halo:
-            self.im.paste(halo[0], at + (at[0] + halo_mask.width, at[1] + halo_mask.height),
-                          halo_mask if halo[1] >= 255 else halo_mask.point(lambda v, a=halo[1]: round(v * a / 255)))
+            self.im.paste(halo[0], at + (at[0] + halo_mask.width, at[1] + halo_mask.height), _faded(halo_mask, halo[1]))
         if fill:
-            self.im.paste(fill[0], at + (at[0] + text_mask.width, at[1] + text_mask.height),
-                          text_mask if fill[1] >= 255 else text_mask.point(lambda v, a=fill[1]: round(v * a / 255)))
+            self.im.paste(fill[0], at + (at[0] + text_mask.width, at[1] + text_mask.height), _faded(text_mask, fill[1]))
 
     # ---- helpers -----------------------------------------------------------------------
     def _xy(self, p, m) -> tuple[float, float]:
@@ -403,7 +404,7 @@ class _Painter:
 
     def _evenodd(self, rings, value: int = 255) -> Image.Image:
         """A mask of ``rings`` filled even-odd (cached: the coastline serves twice)."""
-        key = repr((rings[0][:3], len(rings), value))
+        key = repr((rings[0][:3], len(rings), value, self.im.size))
         if key not in self.masks:
             mask = Image.new("1", self.im.size, 0)
             for ring in rings:
@@ -445,6 +446,27 @@ class _Painter:
                 ImageDraw.Draw(mask).polygon(ring, fill=255)
             return mask
         raise Unsupported(f"clip-path {ref}: <{tag}>")
+
+
+_MASKS: dict[str, Image.Image] = {}
+"""Even-odd masks by their rings' start, count, value and picture size (a
+map's land and sea: the same in every picture of the map, issue 23)."""
+_FADED: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
+
+
+def _faded(mask: Image.Image, alpha: int) -> Image.Image:
+    """``mask`` with every value times ``alpha``/255 (``mask`` itself when
+    opaque). Kept per mask and alpha: the label masks of
+    :func:`_text_masks` come back in every picture."""
+    if alpha >= 255:
+        return mask
+    hit = _FADED.get((id(mask), alpha))
+    if hit is not None and hit[0] is mask:
+        return hit[1]
+    faded = mask.point([round(v * alpha / 255) for v in range(256)])
+    if len(_FADED) < 8192:
+        _FADED[(id(mask), alpha)] = (mask, faded)
+    return faded
 
 
 @lru_cache(maxsize=2048)
