@@ -41,11 +41,13 @@ from ..config import LANGUAGES
 from ..game import Game, GameError
 from ..game.deadlines import local_to_utc, zone_of
 from ..game.game import NAME_RE
+from ..game.history import PhaseRecord
 from ..game.when import veteran_time
 from ..game.passwords import verify_password
 from ..maps import load_names
 from ..notation.names import name_index
 from ..storage import find_game, games_of, load_game
+from ..storage.games import log_loader, record_loader
 from ..text.names import NAME_SETS
 
 MAX_PASSWORD_CHECKS = 4
@@ -135,8 +137,9 @@ class Letter:
 
 class GameCache:
     """Games kept decoded between sessions: game name -> (the stored document,
-    the Game made from it). A session that finds exactly that document (the
-    same object) takes the Game instead of decoding it again; a game is put
+    the Game made from it). A session that finds that document (the same
+    object, or an equal one: the store's copy after the commit) takes the
+    Game instead of decoding it again; a game is put
     back only when its session's work was kept. At most ``size`` games, the
     latest first (a judge of many games must not keep every game it read)."""
 
@@ -146,7 +149,7 @@ class GameCache:
 
     def take(self, name: str, doc: dict) -> Game | None:
         cached = self.games.pop(name, None)
-        return cached[1] if cached is not None and cached[0] is doc else None
+        return cached[1] if cached is not None and (cached[0] is doc or cached[0] == doc) else None
 
     def keep(self, name: str, doc: dict, game: Game) -> None:
         self.games[name] = (doc, game)
@@ -270,8 +273,10 @@ class Session:
             return self.games[found]
         doc = self.db.get("games", found)
         game = self.cache.take(found, doc) if self.cache is not None else None
-        if game is not None:
-            game.history.rebind(load_game(self.db, found).history._load)
+        if game is not None:               # its history and replaced orders read from this session's db
+            records = record_loader(self.db, found)
+            game.history.rebind(lambda i: PhaseRecord.from_dict(records(i)))
+            game.replaced_log.load = log_loader(self.db, game)
         else:
             game = load_game(self.db, found)
         self.games[game.name] = game
