@@ -9,6 +9,7 @@ own English form (:func:`judge.game.results.njudge_time`), for mapper tools.
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_datetime, format_timedelta
@@ -25,6 +26,7 @@ def _zone(tz: str) -> tuple[ZoneInfo, str]:
         return ZoneInfo("UTC"), "UTC"
 
 
+@lru_cache(maxsize=4096)
 def format_time(dt: datetime, tz: str, lang: str) -> str:
     """``dt`` (aware; naive is taken as UTC) shown in zone ``tz`` (IANA name;
     an unknown one is shown as UTC) in ``lang``."""
@@ -40,9 +42,12 @@ def format_time(dt: datetime, tz: str, lang: str) -> str:
     return f"{text} {tz} (UTC{off[:3]}:{off[3:]})"
 
 
+@lru_cache(maxsize=4096)
 def format_deadline(dt: datetime, tz: str, lang: str) -> str:
     """``dt`` in zone ``tz`` and in UTC (``... = Sat 06 Jan 2024 15:30 UTC``);
-    when ``tz`` is UTC (or unknown) the time is written once: ``... UTC``."""
+    when ``tz`` is UTC (or unknown) the time is written once: ``... UTC``.
+    Both kept per argument: the same deadline is in every answer of a game
+    (Babel's formatting was a tenth of an answer's template, issue 23)."""
     local, utc = format_time(dt, tz, lang), format_time(dt, "UTC", lang)
     _ = gettext(lang_of(lang))
     if local == utc:
