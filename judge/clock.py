@@ -60,6 +60,8 @@ SAVE_SECONDS = 60.0
 CHECK_SECONDS = 1.0
 """How often the running judge reads its clocks (and looks for ``DATA/clock-confirm``)."""
 STATE_FILE, CONFIRM_FILE = "clock", "clock-confirm"
+CONFIRM_EVERY = 1.0
+"""Seconds between two looks for the keeper's confirmation file."""
 
 
 def utc_now() -> datetime:
@@ -116,6 +118,7 @@ class ClockGuard:
         self.held: dict | None = None         # the step forward not yet confirmed (its event)
         self.behind: dict | None = None       # the step back (its event)
         self._saved = float("-inf")
+        self._looked = float("-inf")          # when the confirmation file was last looked for (mono)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -290,9 +293,15 @@ class ClockGuard:
         return None
 
     def _confirmed(self) -> bool:
-        """Whether ``DATA/clock-confirm`` is there (it is removed)."""
+        """Whether ``DATA/clock-confirm`` is there (it is removed); looked for
+        at most every :data:`CONFIRM_EVERY` seconds (the clock is read for
+        every mail: a file system call each time was a tenth of a mail's wait)."""
         if self.folder is None:
             return False
+        mono = self.mono()
+        if mono - self._looked < CONFIRM_EVERY:
+            return False
+        self._looked = mono
         path = self.folder / CONFIRM_FILE
         try:
             path.unlink()

@@ -27,6 +27,7 @@ keys, wrong types or values, and secrets whose environment variable is unset.
 
 from __future__ import annotations
 
+import functools
 import os
 import tomllib
 from dataclasses import dataclass, field, fields, is_dataclass
@@ -264,7 +265,7 @@ class Config:
         None: the embedded default, or no such folder."""
         if self.source == "<embedded default>":
             return None
-        path = (self.base_dir / self.judge.templates).resolve()
+        path = _resolved(self.base_dir / self.judge.templates)
         return path if (path / "mail").is_dir() else None
 
     @property
@@ -443,3 +444,9 @@ def data_dir_for(data: str | Path | None = None, config: str | Path | None = Non
     if data:
         return Path(data).resolve()
     return load_config(config).data_dir
+
+
+@functools.lru_cache(maxsize=64)
+def _resolved(path: Path) -> Path:
+    """``path`` made absolute, its links followed (kept: asked for every mail)."""
+    return path.resolve()

@@ -66,9 +66,11 @@ def environment(lang: str, overrides: Path | None = None) -> Environment:
     loaders = [FileSystemLoader(str(MAIL_TEMPLATES))]
     if overrides is not None:
         loaders.insert(0, FileSystemLoader(str(Path(overrides) / "mail")))
+    # a keeper's copies are read again when edited; the shipped tree is not looked at again (a stat
+    # of every template file of every answer, issue 23)
     env = Environment(loader=ChoiceLoader(loaders), autoescape=False, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-                      extensions=["jinja2.ext.i18n", "jinja2.ext.do"])
+                      extensions=["jinja2.ext.i18n", "jinja2.ext.do"], auto_reload=overrides is not None)
     env.install_gettext_translations(translations(lang), newstyle=True)
     w = Words("standard", lang)
     env.filters["when"] = lambda dt, tz="UTC": format_time(dt, tz, lang)
