@@ -471,3 +471,20 @@ def test_replaced_orders_go_to_a_log_the_game_file_stays_flat(root):
         save_game(tx, game)
     assert not log.exists()                                          # the record holds them now
     assert load_game(store, "Resend").history[0] == expected
+
+
+def test_ledger_lookups_follow_new_and_dropped_weeks(tmp_path):
+    """A lookup by key reads the list of week tables at most once a second
+    (issue 23), yet finds an entry in a week this ledger just made, and a
+    week another connection dropped meanwhile makes it read the list again,
+    not raise."""
+    from judge.storage.ledger import Ledger, ops_of
+    now = datetime(2026, 12, 7, tzinfo=timezone.utc).timestamp()
+    writer, reader = Ledger(tmp_path), Ledger(tmp_path)
+    writer.apply(ops_of([("old", {"at": "2026-10-01T00:00:00+00:00"})], now))
+    assert reader.get("old") is not None and reader.get("new") is None      # the reader's list: one week
+    writer.apply(ops_of([("new", {"at": "2026-12-07T00:00:00+00:00"})], now))
+    assert writer.get("new") is not None                                     # its own new week: at once
+    assert writer.expire(datetime(2026, 11, 1, tzinfo=timezone.utc).timestamp()) == 1
+    assert reader.get("old") is None                                          # its week dropped: no error
+    assert reader.get("new") is not None

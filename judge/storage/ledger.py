@@ -51,6 +51,10 @@ def _week_start(table: str) -> float:
     return datetime.strptime(table[2:], "%Y%m%d").replace(tzinfo=timezone.utc).timestamp()
 
 
+SCHEMA_EVERY = 1.0
+"""Seconds a reader trusts its list of week tables (see :meth:`Ledger.get`)."""
+
+
 class Ledger:
     """The ledger file of the store folder ``root`` (opened on first use,
     one connection per thread). Raises sqlite3.Error on a broken file."""
@@ -69,20 +73,34 @@ class Ledger:
             self._local.schema = None
         return db
 
-    def weeks(self) -> list[str]:
-        """The week tables, newest first (cached until the schema changes)."""
+    def weeks(self, fresh: bool = True) -> list[str]:
+        """The week tables, newest first (cached until the schema changes;
+        without ``fresh`` the schema is looked at at most every
+        :data:`SCHEMA_EVERY` seconds: a lookup by key, for every mail)."""
         db = self._db()
-        version = db.execute("PRAGMA schema_version").fetchone()[0]
-        if self._local.schema != version:
-            names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table' AND name GLOB 'w_*'")]
-            self._local.weeks = sorted(names, reverse=True)
-            self._local.schema = version
+        now = time.monotonic()
+        if fresh or now - getattr(self._local, "looked", float("-inf")) >= SCHEMA_EVERY:
+            version = db.execute("PRAGMA schema_version").fetchone()[0]
+            self._local.looked = now
+            if self._local.schema != version:
+                names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table' AND name GLOB 'w_*'")]
+                self._local.weeks = sorted(names, reverse=True)
+                self._local.schema = version
         return self._local.weeks
 
     def get(self, key: str) -> dict | None:
-        """The newest entry under ``key``, or None."""
+        """The newest entry under ``key``, or None. A week table another
+        process made in the last :data:`SCHEMA_EVERY` seconds may not be
+        read yet (this process's own are at once: its writes look afresh)."""
         db = self._db()
-        for table in self.weeks():
+        try:
+            return self._get(db, key, self.weeks(fresh=False))
+        except sqlite3.OperationalError:        # a week dropped since the list was read: read it afresh
+            return self._get(db, key, self.weeks())
+
+    @staticmethod
+    def _get(db: sqlite3.Connection, key: str, weeks: list[str]) -> dict | None:
+        for table in weeks:
             row = db.execute(f"SELECT doc FROM {table} WHERE key=?", (key,)).fetchone()
             if row is not None:
                 return json.loads(row[0])
@@ -113,6 +131,8 @@ class Ledger:
             for table, rows in puts.items():
                 db.executemany(f"INSERT OR REPLACE INTO {table} VALUES (?,?,?)", rows)
             db.execute("COMMIT")
+            if set(puts) - weeks:
+                self._local.looked = float("-inf")     # a week made here: the next lookup reads it
         except BaseException:
             db.execute("ROLLBACK")
             raise
@@ -134,6 +154,7 @@ class Ledger:
                 elif start <= cutoff:
                     gone += db.execute(f"DELETE FROM {table} WHERE at < ?", (cutoff,)).rowcount
             db.execute("COMMIT")
+            self._local.looked = float("-inf")         # weeks dropped here: the next lookup reads the list
         except BaseException:
             db.execute("ROLLBACK")
             raise
