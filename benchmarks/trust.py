@@ -126,7 +126,9 @@ def main() -> int:
                                        inbound={"transport": "smtp", "smtp": {"port": free_port()}},
                                        outbound={"transport": "smtp", "smtp": {"host": "127.0.0.1",
                                                                                "port": sink.port,
-                                                                               "security": "none"}}))
+                                                                               "security": "none"}},
+                                       # its one player sends more than a few mails a minute (fair queueing)
+                                       extra="[senders]\nanswered_per_minute = 100000\nread_per_minute = 100000\n"))
         store = Store(cfg.store_path)
         with store.transaction() as tx:
             save_game(tx, make_game(datetime.now(timezone.utc)))
