@@ -65,3 +65,47 @@ def test_a_game_named_in_a_sentence_masks_no_word(tmp_path):
     assert "I think fz seems fun" in text                   # among a signed-on player's orders too
     text = judge.mail("fr@fuzz.test", "HELP\nSI\ufffdGN O①N fz depass1\n").get_body(("plain",)).get_content()
     assert "depass1" not in text
+
+
+def _game_g1(tmp_path) -> Judge:
+    j = Judge(tmp_path)
+    j.text("gm@x.org", "CREATE g1 gmpass1")
+    j.text("fr@x.org", "JOIN g1 frpass1 France")
+    return j
+
+
+def _sent_text(mails) -> str:
+    return "\n".join(m.get_body(("plain",)).get_content() for m in mails)
+
+
+@pytest.mark.parametrize("frm,body,secret", [
+    ("fr@x.org", "SIG\x1dON gd frpass1", "frpass1"),         # a control byte in SIGNON, the game damaged too
+    ("someone@x.org", "\x15\ufffd\ufffdATE far1 farpass1 deadline=2030-01-01T00:00", "farpass1"),   # CREATE, no game
+    ("fr@x.org", "SIGNON g1 frpass1\nA Par H\nq\ufffd\x07irCSET PASSWORD newpass9", "newpass9"),    # junk glued to SET
+    ("fr@x.org", "SIGNON g1 frpass1\nA Par H\nSE〇T PASSWORD newpass9", "newpass9"),                 # a sign inside SET
+    ("fr@x.org", "SIGNON g1 `<f\ufffd9\x17\u06b6\x05V\ufffdwrongpw1", "wrongpw1"),        # junk before the password
+])
+def test_a_password_after_a_damaged_verb_word_or_behind_junk_is_masked(tmp_path, frm, body, secret):
+    """Found by benchmarks/fuzz.py (seed 7, mails 2994, 4460, 4832, 5218,
+    5242): a sign-on, CREATE or SET word with damage in it (a byte the
+    charset could not read, a control byte, junk glued before it) still has
+    the word in its password's place masked, whether the game exists or not;
+    a password glued behind junk in its own word is masked whole (it was cut
+    in two, the first piece masked, the password left)."""
+    j = _game_g1(tmp_path)
+    text = _sent_text(j.mails(frm, body))
+    assert secret not in text and "********" in text, text
+
+
+@pytest.mark.parametrize("line", [
+    "Caf\ufffd tonight? I ate late, then we create a plan and join forces",     # a damaged word that is no verb
+    "I\ufffdll set my password tomorrow, and sign on later",
+])
+def test_a_damaged_word_that_is_no_verb_masks_no_word(tmp_path, line):
+    """Issue 18: a player's text with damage in one of its words (a mislabelled
+    charset) is quoted as written, outside and among orders: only a word
+    that reads as a verb with its damage masks the word in a password's place."""
+    j = _game_g1(tmp_path)
+    assert line in j.text("someone@x.org", line)
+    text = j.text("fr@x.org", f"SIGNON g1 frpass1\nA Par H\n{line}")
+    assert line in text and text.count("********") == 1, text          # the SIGNON line's password only

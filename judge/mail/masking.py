@@ -58,21 +58,30 @@ _LEAD_EN = ("JOIN", "CREATE")
 _KEYWORDS = re.compile("(" + "|".join(map(re.escape, _SIGN_ZH + _LEAD_ZH + _PASSWORD_ZH)) + ")")
 _SEPARATORS = re.compile(r"[=/:,;|\\＝：，；]")
 _TRIM = "\"'“”‘’「」()[]<>.,;!?。，；！？*"
-_QUICK = re.compile(r"(?i)sign|log|join|create|pass|pw|replace|登|簽|签|加入|创建|創建|建立|密|sing|sgin|sino")
+_DAMAGE = re.compile("[\ufffd\x00-\x08\x0b-\x1f\x7f]")
+"""A character the charset could not read, or a control character: damage, in no word anyone writes."""
+_QUICK = re.compile(r"(?i)sign|log|join|create|pass|pw|replace|登|簽|签|加入|创建|創建|建立|密|sing|sgin|sino|"
+                    + _DAMAGE.pattern)      # a damaged verb word (\ufffd\ufffdATE) may have lost all those letters
 
 
 _PARTIAL_SIGN_ZH = ("登", "签", "簽")
 """The first character of a Chinese sign-on word, left alone when the rest of the word was damaged."""
-_DAMAGE = re.compile("[\ufffd\x00-\x08\x0b-\x1f\x7f]")
 _CJK_THEN_LATIN = re.compile(r"(?<=[登签簽])(?=[A-Za-z0-9])")
 
 
-def _tokens(line: str) -> list[str]:
+_SPACE = re.compile(r"[^\S\x0b-\x1f\x85]+")
+"""Spaces that are no damage (a control character that ``str.split`` takes for a space is damage)."""
+
+
+def _tokens(line: str, damage_splits: bool = True) -> list[str]:
+    """The words of ``line``; a damaged character separates two words unless
+    ``damage_splits`` is false (then it stays in its word: ``SIG\\x1dON``)."""
     text = unicodedata.normalize("NFKC", line)
     text = _KEYWORDS.sub(r" \1 ", text)
     text = _CJK_THEN_LATIN.sub(" ", text)          # 登fz pw: a damaged 登录 glued to the game
-    text = _DAMAGE.sub(" ", text)                  # SIGNON\ufffdfz pw: a byte the charset could not read
-    words = [w.strip(_TRIM).rstrip(":：=") for w in text.split()]
+    if damage_splits:
+        text = _DAMAGE.sub(" ", text)              # SIGNON\ufffdfz pw: a byte the charset could not read
+    words = [w.strip(_TRIM).rstrip(":：=") for w in (text.split() if damage_splits else _SPACE.split(text))]
     return [w for w in words if w and w not in ("-", "—", ">")]
 
 
@@ -121,7 +130,9 @@ def line_secrets(line: str) -> set[str]:
     (``SIGNON``/``登录``/``登入``/``LOGIN``, misspelt or glued, anywhere in the
     line) and its game; after ``JOIN``/``CREATE``/``加入``/``创建`` and the game
     at the start of the line; after ``SET PASSWORD``/``设置密码`` (and
-    ``SET PW``); after ``REPLACE POWER``."""
+    ``SET PW``); after ``REPLACE POWER``; and after such a verb word with
+    damage in it (:func:`_damaged_verb`: ``SIG\\x1dON``, ``\\ufffd\\ufffdATE``,
+    ``<junk>SET PASSWORD``), wherever it stands."""
     if not _QUICK.search(line):
         return set()
     words = _tokens(line)
@@ -134,14 +145,10 @@ def line_secrets(line: str) -> set[str]:
             pw = _after_game(words, k + 1)
         elif k == 0 and _is_lead(w):          # the command itself: secrets_of has its password
             pw = _after_game(words, 1, glued_only=sum("=" not in x for x in words) > 5)   # settings aside
-        elif w in _PASSWORD_ZH or (upper[k] in ("PASSWORD", "PASSWD", "PW", "PWD", "PASS")
-                                   and k > 0 and upper[k - 1] in ("SET", "CHANGE", "NEW")):
-            rest = [x for x in words[k + 1:] if x not in ("=", ":", "：", "to", "TO")]
-            pw = rest[0] if rest else None
-            if pw and _SEPARATORS.match(pw):
-                pw = pw[1:]
+        elif w in _PASSWORD_ZH or (upper[k] in _PASSWORD_EN and k > 0 and _letters(words[k - 1]) in _SET_EN):
+            pw = _new_password(words[k + 1:])
         elif k > 0 and upper[k - 1] in ("SET", "CHANGE") and _SEPARATORS.search(w) and \
-                _SEPARATORS.split(upper[k])[0] in ("PASSWORD", "PASSWD", "PW", "PWD", "PASS"):
+                _SEPARATORS.split(upper[k])[0] in _PASSWORD_EN:
             pw = next((p for p in _SEPARATORS.split(w)[1:] if p), None)       # "SET PW=abcd"
         elif k == 0 and upper[k] == "REPLACE" and len(words) > 2:
             pw = words[2]
@@ -149,7 +156,76 @@ def line_secrets(line: str) -> set[str]:
             continue
         if pw:
             found.add(pw)
+    if _DAMAGE.search(line):
+        found |= _after_damaged_verbs(line)
     return found
+
+
+_PASSWORD_EN = ("PASSWORD", "PASSWD", "PW", "PWD", "PASS")
+_SET_EN = ("SET", "CHANGE", "NEW")
+
+
+def _new_password(rest: list[str]) -> str | None:
+    """The password among the words after ``SET PASSWORD``."""
+    rest = [x for x in rest if x not in ("=", ":", "：", "to", "TO")]
+    pw = rest[0] if rest else None
+    return pw[1:] if pw and _SEPARATORS.match(pw) else pw
+
+
+def _after_damaged_verbs(line: str) -> set[str]:
+    """The words in a password's place after a verb word that has damage in
+    it (a word of ``line`` split at spaces only, :data:`_DAMAGE` kept in it):
+    a sign-on, ``JOIN``/``CREATE`` or ``SET`` word by :func:`_damaged_verb`,
+    anywhere in the line (a word anyone writes has no damage in it, so no
+    word of a player's text is taken for one: issue 18)."""
+    words = _tokens(line, damage_splits=False)
+    found = set()
+    for k, w in enumerate(words):
+        if not _DAMAGE.search(w):
+            continue
+        rest = _tokens(" ".join(words[k + 1:]))      # what follows, read as always
+        if _is_sign(w) or _damaged_verb(w, _SIGN_EN):
+            pw = _after_game(rest, 0)
+        elif _is_lead(w) or _damaged_verb(w, _LEAD_EN):
+            pw = _after_game(rest, 0, glued_only=sum("=" not in x for x in rest) > 4)   # settings aside
+        elif (_letters(w) in _SET_EN or _damaged_verb(w, _SET_EN)) and rest and rest[0].upper() in _PASSWORD_EN:
+            pw = _new_password(rest[1:])
+        else:
+            continue
+        if pw:
+            found.add(pw)
+    return found
+
+
+def _damaged_verb(word: str, verbs: tuple[str, ...]) -> bool:
+    """Whether ``word`` ends in one of ``verbs`` (upper case) as damage left
+    it: its Latin letters, a damaged character (:data:`_DAMAGE`) standing for
+    any one letter, anything else left out; the verb matched by the end of
+    the word with no edit (a verb of 4 letters or fewer) or one (a longer
+    one), at least 3 of its letters (and all but 3) read as written. So
+    ``\\x15\\ufffd\\ufffdATE`` is ``CREATE``, ``SIG\\x1dON`` ``SIGNON``, ``<junk>irCSET`` ``SET``."""
+    seq = "".join("?" if _DAMAGE.match(c) else c for c in word.upper() if "A" <= c <= "Z" or _DAMAGE.match(c))
+    for verb in verbs:
+        edits, read = _end_distance(verb, seq[-2 * len(verb):])
+        if edits <= (len(verb) > 4) and read >= max(3, len(verb) - 3):
+            return True
+    return False
+
+
+def _end_distance(verb: str, seq: str) -> tuple[int, int]:
+    """``(edits, letters read as written)`` of the best match of ``verb``
+    with an end of ``seq`` (``?``: any one letter, at no cost): fewest edits,
+    then most letters read."""
+    prev = [(0, 0)] * (len(seq) + 1)                 # the match may start anywhere in seq
+    for i, letter in enumerate(verb, 1):
+        cur = [(i, 0)]
+        for j, c in enumerate(seq, 1):
+            d, r = prev[j - 1]
+            diag = (d, r - 1) if c == letter else (d, r) if c == "?" else (d + 1, r)
+            cur.append(min(diag, (prev[j][0] + 1, prev[j][1]), (cur[j - 1][0] + 1, cur[j - 1][1])))
+        prev = cur
+    edits, read = prev[-1]
+    return edits, -read
 
 
 def words_after_games(line: str, is_game) -> set[str]:
@@ -204,16 +280,16 @@ def mask(value, secrets: set[str]):
 
 
 def _masked(text: str, pattern) -> str:
+    # the mail's passwords first: a password the line's shape cuts in two (SIGNON fz `<f\ufffd9\x17...pw,
+    # its first piece masked by mask_line) is masked whole
+    if pattern is not None:
+        masked = pattern.sub(MASK, text)
+        # a password read from its compatibility form (①pw is read as 1pw): the line shown in the read form
+        normal = unicodedata.normalize("NFKC", masked)
+        text = pattern.sub(MASK, normal) if normal != masked and pattern.search(normal) else masked
     if "\n" in text:
-        text = "\n".join(mask_line(x) for x in text.split("\n"))
-    else:
-        text = mask_line(text)
-    if pattern is None:
-        return text
-    text = pattern.sub(MASK, text)
-    # a password read from its compatibility form (①pw is read as 1pw): the line shown in the read form
-    normal = unicodedata.normalize("NFKC", text)
-    return pattern.sub(MASK, normal) if normal != text and pattern.search(normal) else text
+        return "\n".join(mask_line(x) for x in text.split("\n"))
+    return mask_line(text)
 
 
 CODE_PARAMS = frozenset({"province", "destination", "origin", "location", "ordered", "named", "coasts",
