@@ -84,14 +84,16 @@ def _sent_text(mails) -> str:
     ("fr@x.org", "SIGNON g1 frpass1\nA Par H\nq\ufffd\x07irCSET PASSWORD newpass9", "newpass9"),    # junk glued to SET
     ("fr@x.org", "SIGNON g1 frpass1\nA Par H\nSE〇T PASSWORD newpass9", "newpass9"),                 # a sign inside SET
     ("fr@x.org", "SIGNON g1 `<f\ufffd9\x17\u06b6\x05V\ufffdwrongpw1", "wrongpw1"),        # junk before the password
+    ("fr@x.org", "SI\u3000GNON g\x001 frpass1\nA Par H", "frpass1"),        # the game's name with damage inside
 ])
 def test_a_password_after_a_damaged_verb_word_or_behind_junk_is_masked(tmp_path, frm, body, secret):
     """Found by benchmarks/fuzz.py (seed 7, mails 2994, 4460, 4832, 5218,
-    5242): a sign-on, CREATE or SET word with damage in it (a byte the
+    5242, 5290): a sign-on, CREATE or SET word with damage in it (a byte the
     charset could not read, a control byte, junk glued before it) still has
     the word in its password's place masked, whether the game exists or not;
-    a password glued behind junk in its own word is masked whole (it was cut
-    in two, the first piece masked, the password left)."""
+    so has the word after a game's name with damage inside it, even in a line
+    read as talk among orders; a password glued behind junk in its own word
+    is masked whole (it was cut in two, the first piece masked, the password left)."""
     j = _game_g1(tmp_path)
     text = _sent_text(j.mails(frm, body))
     assert secret not in text and "********" in text, text
@@ -109,3 +111,13 @@ def test_a_damaged_word_that_is_no_verb_masks_no_word(tmp_path, line):
     assert line in j.text("someone@x.org", line)
     text = j.text("fr@x.org", f"SIGNON g1 frpass1\nA Par H\n{line}")
     assert line in text and text.count("********") == 1, text          # the SIGNON line's password only
+
+
+def test_talk_naming_a_game_beside_a_damaged_word_masks_no_word(tmp_path):
+    """Issue 18: among a player's orders, only a game's name with damage inside
+    it (f\\x00z) masks the word after it; talk naming the game as written
+    beside a damaged word elsewhere in the line is quoted as written."""
+    j = _game_g1(tmp_path)
+    line = "I think g1 seems fun, caf\ufffd later"
+    text = j.text("fr@x.org", f"SIGNON g1 frpass1\nA Par H\n{line}")
+    assert line in text and text.count("********") == 1, text

@@ -181,33 +181,47 @@ def _after_damaged_verbs(line: str) -> set[str]:
     words = _tokens(line, damage_splits=False)
     found = set()
     for k, w in enumerate(words):
-        if not _DAMAGE.search(w):
+        if not (_DAMAGE.search(w) and _THREE_LETTERS.search(w)):       # no damage, or too few letters for a verb
             continue
-        rest = _tokens(" ".join(words[k + 1:]))      # what follows, read as always
         if _is_sign(w) or _damaged_verb(w, _SIGN_EN):
-            pw = _after_game(rest, 0)
+            kind = "sign"
         elif _is_lead(w) or _damaged_verb(w, _LEAD_EN):
-            pw = _after_game(rest, 0, glued_only=sum("=" not in x for x in rest) > 4)   # settings aside
-        elif (_letters(w) in _SET_EN or _damaged_verb(w, _SET_EN)) and rest and rest[0].upper() in _PASSWORD_EN:
-            pw = _new_password(rest[1:])
+            kind = "lead"
+        elif _letters(w) in _SET_EN or _damaged_verb(w, _SET_EN):
+            kind = "set"
         else:
             continue
+        rest = _tokens(" ".join(words[k + 1:k + 8]))      # what follows, read as always (enough of it)
+        if kind == "sign":
+            pw = _after_game(rest, 0)
+        elif kind == "lead":
+            pw = _after_game(rest, 0, glued_only=sum("=" not in x for x in rest) > 4)   # settings aside
+        else:
+            pw = _new_password(rest[1:]) if rest and rest[0].upper() in _PASSWORD_EN else None
         if pw:
             found.add(pw)
     return found
+
+
+_THREE_LETTERS = re.compile("(?:[A-Za-z][^A-Za-z]*){3}")
+_NOT_LETTER = re.compile("[^A-Z\ufffd\x00-\x08\x0b-\x1f\x7f]")
 
 
 def _damaged_verb(word: str, verbs: tuple[str, ...]) -> bool:
     """Whether ``word`` ends in one of ``verbs`` (upper case) as damage left
     it: its Latin letters, a damaged character (:data:`_DAMAGE`) standing for
     any one letter, anything else left out; the verb matched by the end of
-    the word with no edit (a verb of 4 letters or fewer) or one (a longer
-    one), at least 3 of its letters (and all but 3) read as written. So
+    the word with no edit, at least 3 of its letters (and all but 3) read as
+    written, or with one edit (a verb of 5 letters or more) and all its
+    letters but one read as written. So
     ``\\x15\\ufffd\\ufffdATE`` is ``CREATE``, ``SIG\\x1dON`` ``SIGNON``, ``<junk>irCSET`` ``SET``."""
-    seq = "".join("?" if _DAMAGE.match(c) else c for c in word.upper() if "A" <= c <= "Z" or _DAMAGE.match(c))
+    seq = _DAMAGE.sub("?", _NOT_LETTER.sub("", word[-80:].upper()))
     for verb in verbs:
-        edits, read = _end_distance(verb, seq[-2 * len(verb):])
-        if edits <= (len(verb) > 4) and read >= max(3, len(verb) - 3):
+        end = seq[-2 * len(verb):]
+        if sum(c in verb for c in end) < 3:          # junk: no verb in it (most words; the match costs more)
+            continue
+        edits, read = _end_distance(verb, end)
+        if (edits == 0 and read >= max(3, len(verb) - 3)) or (edits == 1 and len(verb) > 4 and read >= len(verb) - 1):
             return True
     return False
 
@@ -228,20 +242,27 @@ def _end_distance(verb: str, seq: str) -> tuple[int, int]:
     return edits, -read
 
 
-def words_after_games(line: str, is_game) -> set[str]:
+def words_after_games(line: str, is_game, damaged_only: bool = False) -> set[str]:
     """The words of ``line`` right after a word that names a game (``is_game(name)``,
     with njudge's power letter before it or not, whatever damage put in it):
     in a line that is no command, the word where a sign-on line's password
-    stands, however damaged its sign-on word (``SI<junk>GNON fz pw``)."""
-    words = _tokens(line)
+    stands, however damaged its sign-on word (``SI<junk>GNON fz pw``). A
+    game's name with damage inside it (``f\\x00z pw``: a word of the line
+    split at spaces only) counts too; with ``damaged_only``, only such a name
+    (in a player's talk, ``I think fz seems fun``, a plain name masks nothing: issue 18)."""
     found = set()
-    for k, w in enumerate(words):
-        glued = [p for p in _SEPARATORS.split(w) if p]           # fz:pw
-        name = "".join(c for c in (glued or [""])[0] if c.isascii() and (c.isalnum() or c in "_-"))
-        if name and (is_game(name) or (len(name) > 1 and is_game(name[1:]))):
-            after = glued[1] if len(glued) > 1 else words[k + 1] if k + 1 < len(words) else None
-            if after:
-                found.add(after)
+    for words, hurt in ((_tokens(line), False), (_tokens(line, damage_splits=False), True)):
+        if damaged_only and not hurt:
+            continue
+        for k, w in enumerate(words):
+            if hurt and not _DAMAGE.search(w):
+                continue
+            glued = [p for p in _SEPARATORS.split(w) if p]           # fz:pw
+            name = "".join(c for c in (glued or [""])[0] if c.isascii() and (c.isalnum() or c in "_-"))
+            if name and (is_game(name) or (len(name) > 1 and is_game(name[1:]))):
+                after = glued[1] if len(glued) > 1 else words[k + 1] if k + 1 < len(words) else None
+                if after:
+                    found.add(after)
     return found
 
 
