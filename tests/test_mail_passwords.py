@@ -82,7 +82,7 @@ def _sent_text(mails) -> str:
     ("fr@x.org", "SIG\x1dON gd frpass1", "frpass1"),         # a control byte in SIGNON, the game damaged too
     ("someone@x.org", "\x15\ufffd\ufffdATE far1 farpass1 deadline=2030-01-01T00:00", "farpass1"),   # CREATE, no game
     ("fr@x.org", "SIGNON g1 frpass1\nA Par H\nq\ufffd\x07irCSET PASSWORD newpass9", "newpass9"),    # junk glued to SET
-    ("fr@x.org", "SIGNON g1 frpass1\nA Par H\nSE〇T PASSWORD newpass9", "newpass9"),                 # a sign inside SET
+    ("fr@x.org", "SIGNON g1 frpass1\nA Par H\nSE〇T PASSWORD newpass9", "newpass9"),      # a sign inside SET
     ("fr@x.org", "SIGNON g1 `<f\ufffd9\x17\u06b6\x05V\ufffdwrongpw1", "wrongpw1"),        # junk before the password
     ("fr@x.org", "SI\u3000GNON g\x001 frpass1\nA Par H", "frpass1"),        # the game's name with damage inside
 ])

@@ -7,13 +7,15 @@ command line holds (``CREATE``, ``JOIN``, ``SIGNON``, ``SET PASSWORD``,
 ``REPLACE``, a ``join_password=`` setting); :func:`line_secrets` the word in
 the password's place of any line that has a sign-on, join or password word,
 wherever it stands and however malformed (``SIGNON g=pw``, ``SIGNON g/pw``,
-``please SIGNON g pw``, ``SINGON g pw``, ``登录g1 pw``); the mail reader
+``please SIGNON g pw``, ``SINGON g pw``, ``登录g1 pw``, a verb word with
+damage in it: ``SIG\\x1dON g pw``, ``<junk>\\ufffd\\ufffdATE g pw``); the mail reader
 (:func:`judge.mail.message.read_mail`) runs it over the body decoded in every
 charset the mail may be in, so a password in a mislabelled mail is known as
 well. :func:`mask` replaces every password (of 4 characters or more) wherever
 it stands as a word in the answer's data, and the word in the password's
 place of every quoted line (:func:`mask_line`) whatever its length, with
-:data:`MASK`. Words in no password's place (``Sent from my iPhone``,
+:data:`MASK` (the passwords first: one glued behind junk in its own word is
+masked whole). Words in no password's place (``Sent from my iPhone``,
 ``Sent: Monday``) are never masked.
 """
 
