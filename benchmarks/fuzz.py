@@ -97,7 +97,7 @@ class Bench:
             self.answers.append(compose(sender_name="Judge", sender_address=self.cfg.judge.address, to=list(r.to), cc=list(r.cc),
                     subject=subject, body=body, message_id=message_id_for(key, r.purpose, r.to[0], "example.test"),
                     now=self.now, lang=r.lang, in_reply_to=mail.message_id, references=mail.references,
-                    game=r.game, domain="example.test", attachments=r.attachments).as_bytes())
+                    game=r.game, domain="example.test", attachments=r.attachments))
         staging.apply(self.batch)
         if getattr(replies, "reason", ""):
             return "ignored", replies.reason

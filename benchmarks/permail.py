@@ -71,6 +71,7 @@ def main() -> int:
     ap.add_argument("--ledger-days", type=float, default=90.0)
     ap.add_argument("--profile", type=int, default=0, help="print the N costliest functions")
     ap.add_argument("--sort", default="tottime", help="cProfile order: tottime or cumulative")
+    ap.add_argument("--callers", default="posix.fsync|fdatasync", help="print the callers of these functions")
     args = ap.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="judge-permail-"))
     try:
@@ -88,9 +89,13 @@ def main() -> int:
         texts = order_texts(worker.store, names)
         pairs = sorted(texts)
 
+        mails = {pair: order_mail(*pair, texts[pair]) for pair in pairs}   # the sender's cost, not timed
+        serial = iter(range(10**9))
+
         def one(game, power) -> None:
             before = len(sent)
-            entry = worker.spool.put(order_mail(game, power, texts[(game, power)]), {"source": "bench"})
+            raw = mails[(game, power)].replace(b"Message-ID: <", b"Message-ID: <%d." % next(serial), 1)
+            entry = worker.spool.put(raw, {"source": "bench"})
             worker.process(entry.name)
             raw = sent[-1]["raw"] if len(sent) > before else b""
             if b"has an order" not in (raw.encode() if isinstance(raw, str) else raw):
@@ -119,7 +124,7 @@ def main() -> int:
         if prof:
             stats = pstats.Stats(prof).sort_stats(args.sort)
             stats.print_stats(args.profile)
-            stats.print_callers("posix.fsync|fdatasync")
+            stats.print_callers(args.callers)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return 0

@@ -52,7 +52,7 @@ from .mail.sender import Sender
 from .mail.spool import Spool
 from .mail.timekeeper import Timekeeper
 from .mail.transport import make_transport
-from .mail.worker import Worker, utc_now
+from .mail.worker import Worker, utc_now, with_bodies
 from .scheduler import DeadlineScheduler, Work
 from .storage import Store
 from .storage.owner import claim, holder
@@ -145,7 +145,7 @@ class Daemon:
         """Outbox rows not yet sent, oldest first (sent again at start)."""
         rows = [dict(doc, id=mid) for mid, doc in self.store.all("outbox").items()
                 if doc.get("status") == "pending"]
-        return sorted(rows, key=lambda r: (r.get("created", ""), r["id"]))
+        return with_bodies(self.store, sorted(rows, key=lambda r: (r.get("created", ""), r["id"])))
 
     def _bind(self) -> None:
         if not isinstance(self.inbound, SmtpInbound):

@@ -76,9 +76,11 @@ class Judge:
     def pending(self) -> list:
         """Mails in the outbox not sent yet (a command run while no judge ran
         left them there for the judge's next start), oldest first."""
+        from judge.mail.worker import with_bodies          # rows of shared results name their body
         handed = {r["id"] for r in self.sent}
-        rows = sorted((r for mid, r in self.store.all("outbox").items() if r["status"] == "pending"
-                       and mid not in handed), key=lambda r: (r["created"], r["raw"]))
+        rows = sorted(with_bodies(self.store, [dict(r, id=mid) for mid, r in self.store.all("outbox").items()
+                                               if r["status"] == "pending" and mid not in handed]),
+                      key=lambda r: (r["created"], r["raw"]))
         return [email.message_from_string(r["raw"], policy=policy.default) for r in rows]
 
     def read(self, before: int) -> list:

@@ -72,3 +72,60 @@ def test_a_results_mail_is_rendered_once_for_all_players_of_a_language(tmp_path,
         texts.setdefault(r["subject"], set()).add(msg.get_body(("plain",)).get_content())
     assert {s: len(t) for s, t in texts.items()} == {"Diplomacy results g1 S1901M": 1, "强权外交 结果 g1 S1901M": 1}
     assert len({r["id"] for r in results}) == 8                # eight Message-IDs
+
+
+def test_a_results_mail_body_is_stored_once_and_sent_whole(tmp_path):
+    """The shared body (text, HTML, map) is in the store once (table
+    ``bodies``); each outbox row holds its own header block and names it.
+    The sender gets every mail whole; after a restart the rows read from
+    the store are made whole again, the same bytes; once all are sent the
+    body is pruned; a row whose body is gone is reported failed, not sent."""
+    from judge.mail.worker import with_bodies
+    judge = Judge(tmp_path)
+    judge.mail("gm@example.org", "CREATE g1 gmsecret grace=0 reminders=none\n")
+    for p in POWERS:
+        judge.mail(addr(p), f"JOIN g1 pw-{p.lower()} {p}\n")
+    judge.now = T0 + timedelta(days=10)
+    before = len(judge.sent)
+    judge.worker.submit_work(Work("tick", "g1", "S1901M"))
+    for _ in range(5):
+        judge.worker.round()
+        if not judge.worker._work:
+            break
+    results = [r for r in judge.sent[before:] if r["subject"].endswith(" g1 S1901M")]
+    assert len(results) == 8 and len({r["body"] for r in results}) == 1
+    store = judge.worker.store
+    assert store.body_keys() == [results[0]["body"]]
+    for r in results:
+        stored = store.get("outbox", r["id"])
+        assert "image/png" not in stored["raw"] and len(stored["raw"]) < 2000   # its headers only
+        again = with_bodies(store, [dict(stored, id=r["id"])])[0]
+        assert again["raw"] == r["raw"]                          # whole again after a restart
+        msg = email.message_from_string(r["raw"], policy=policy.default)
+        assert msg["To"] == r["to"][0] and any(p.get_content_type() == "image/png" for p in msg.walk())
+    assert judge.worker.prune_bodies() == 0                      # still waiting to be sent: kept
+    for r in results[:7]:
+        judge.worker.report("sent", r["id"])
+    judge.worker._collect(0.0)
+    judge.worker.record_reports(judge.worker._reports)
+    judge.worker._reports = []
+    assert [r["id"] for r in results if store.get("outbox", r["id"])] == [results[7]["id"]]
+    assert judge.worker.prune_bodies() == 0                      # one mail still waits
+    reports = []
+    from judge.mail.sender import Sender
+
+    class Never:
+        def send(self, *a):
+            raise AssertionError("a mail without its body must not be sent")
+    lost = dict(store.get("outbox", results[7]["id"]), id=results[7]["id"])
+    with store.transaction() as tx:
+        tx.delete("bodies", results[0]["body"])
+    Sender(Never(), lambda *a, **k: reports.append((a, k)))._send(with_bodies(store, [lost])[0])
+    assert reports and reports[0][0][0] == "failed" and "missing" in reports[0][1]["error"]
+    with store.transaction() as tx:                              # the body back: the last one is sent
+        tx.put("bodies", results[0]["body"], {"raw": results[7]["raw"][results[7]["_head"]:]})
+    judge.worker.report("sent", results[7]["id"])
+    judge.worker._collect(0.0)
+    judge.worker.record_reports(judge.worker._reports)
+    assert store.get("outbox", results[7]["id"]) is None
+    assert judge.worker.prune_bodies() == 1 and store.body_keys() == []

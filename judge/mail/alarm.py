@@ -80,7 +80,7 @@ class Alarm:
         msg = compose(sender_name=j.name, sender_address=j.address, to=[j.keeper], cc=[], subject=subject,
                       body=body, message_id=mid, now=datetime.now(timezone.utc), lang=j.language,
                       domain=self.cfg.domain)
-        return msg.as_bytes()
+        return msg
 
     def tell(self, error: LoginFailed, since: datetime) -> str:
         """Deliver the keeper's mail by the first route that works; its name

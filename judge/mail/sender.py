@@ -33,7 +33,10 @@ log = logging.getLogger("judge.mail")
 
 
 class Sender:
-    """Sends outbox rows ({"id", "raw", "to", "cc", "attempts", ...}) in the order given."""
+    """Sends outbox rows ({"id", "raw", "to", "cc", "attempts", ...}) in the order given. A row
+    whose body is shared (``body``: its key in table ``bodies``) is whole
+    when it has ``_head`` (:func:`judge.mail.worker.with_bodies`); else its
+    body was not found and it is reported failed."""
 
     def __init__(self, transport, report: Callable[..., None], *, max_attempts: int = 10,
                  backoff_base: float = 5.0, backoff_max: float = 3600.0):
@@ -82,6 +85,12 @@ class Sender:
         recipients = list(row["to"]) + list(row.get("cc", []))
         attempts = row.get("attempts", 0) + 1
         faults.checkpoint("before_send")
+        if row.get("body") and "_head" not in row:
+            log.error("send %s to %s: its body %s is missing from the store", mid, ", ".join(recipients),
+                      row["body"])
+            self.report("failed", mid, error=f"the mail's body ({row['body']}) is missing from the store",
+                        attempts=attempts)
+            return
         try:
             self.transport.send(mid, row["raw"].encode("ascii"), recipients)
         except PermanentError as e:

@@ -51,12 +51,14 @@ import threading
 import time
 from dataclasses import dataclass
 from email.parser import BytesHeaderParser
+from email.policy import compat32
 from email.utils import parseaddr
 from pathlib import Path
 
 from .policies import DEFAULT
 
-_HEADER_PARSER = BytesHeaderParser(policy=DEFAULT)
+_HEADER_PARSER = BytesHeaderParser(policy=compat32)     # raw values: nothing parsed that is not read
+_MODERN_PARSER = BytesHeaderParser(policy=DEFAULT)
 
 
 def message_key(raw: bytes) -> str:
@@ -70,7 +72,9 @@ def _read_heads(raw: bytes) -> tuple[str, str, str]:
     reading of its headers (addresses lower case, ``""`` when unreadable)."""
     try:
         head = _HEADER_PARSER.parsebytes(raw)
-        value = head.get("Message-ID")
+        value = next((str(v) for k, v in head.raw_items() if k.lower() == "message-id"), None)
+        if value is not None and not (value.isascii() and "=?" not in value and "\n" not in value.strip()):
+            value = _MODERN_PARSER.parsebytes(raw).get("Message-ID")     # as keys were always made
         mid = str(value).strip() if value is not None else ""
     except Exception:  # noqa: BLE001 - a header that defeats the parser: fall back to the hash
         head, mid = None, ""

@@ -69,6 +69,7 @@ attempts, sent_at?, error?}).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import queue
@@ -83,7 +84,7 @@ from typing import Callable
 
 from .. import faults
 from .reply import CommandHandler, Reply
-from .compose import compose, message_id_for
+from .compose import compose, entity, message_id_for
 from .fairness import DIGEST, UNREAD, WINDOW, FairQueue
 from .message import InboundMail, read_mail
 from .pictures import Rasters, mail_parts, warm_pictures
@@ -92,6 +93,7 @@ from .render import render
 from .spool import Spool, SpoolEntry
 from .staging import Staging
 from ..storage import StoreError
+from ..storage.layout import BODIES
 
 FIRST_BATCH = 4
 """Entries in the first commit after a start (see :meth:`Worker.drain`)."""
@@ -426,7 +428,7 @@ class Worker:
                 ledger["reason"] = mail.automatic or quiet
             batch.put("ledger", entry.key, ledger)
             for row in rows:
-                batch.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
+                batch.put("outbox", row["id"], _stored(row))
             done.append((entry, rows, f"from {mail.sender or '?'} {mail.subject[:60]!r}: {summary}"))
         return batch, done, failed
 
@@ -496,7 +498,7 @@ class Worker:
                                                            "answered": self.fair.answered, "read": self.fair.read,
                                                            "judge_name": self.name, "judge_address": self.address})
                     out = self._row(_blank_mail(f"digest:{address}:{row['since']}"), reply, now)
-                    tx.put("outbox", out["id"], {k: v for k, v in out.items() if k != "id"})
+                    tx.put("outbox", out["id"], _stored(out))
                     rows.append(out)
             for address, row in sorted(due.items()):
                 if row["answers"] or row.get("person", True):
@@ -525,7 +527,7 @@ class Worker:
         else:
             staging.apply(batch)
         for row in rows:
-            batch.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
+            batch.put("outbox", row["id"], _stored(row))
         batch.put("ledger", entry.key, {"status": "done", "at": now.isoformat(), "from": "judge game",
                                         "subject": str(work.get("argv", ""))[:200] if isinstance(work, dict)
                                         else "", "result": result, "replies": [r["id"] for r in rows]})
@@ -593,7 +595,7 @@ class Worker:
             new = [self._row(_blank_mail("notice"), r, now, staging) for r in replies]
             staging.apply(batch)
             for row in new:
-                batch.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
+                batch.put("outbox", row["id"], _stored(row))
             rows += new
             summaries.append((item, summary, bool(new) or staging.changes))
         return batch, rows, summaries
@@ -624,8 +626,9 @@ class Worker:
         commit was reported failed, e.g. on a full disk after its journal was
         written, so nobody sent them; its mail is then a duplicate): send the
         pending ones now (issue 19, point 7)."""
-        pending = sorted((dict(doc, id=mid) for mid, doc in rows.items() if doc.get("status") == "pending"),
-                         key=lambda r: (r.get("created", ""), r["id"]))
+        pending = with_bodies(self.store, sorted(
+            (dict(doc, id=mid) for mid, doc in rows.items() if doc.get("status") == "pending"),
+            key=lambda r: (r.get("created", ""), r["id"])))
         if pending:
             log.warning("worker: a commit that had failed was finished from its journal; sending its %d "
                         "mail(s): %s", len(pending), ", ".join(r["id"] for r in pending))
@@ -648,26 +651,34 @@ class Worker:
 
     def _row(self, mail: InboundMail, reply: Reply, now: datetime, db=None) -> dict:
         """The outbox row of ``reply``; ``db``: the staged store its maps are kept in."""
-        subject, body, html, inline, files = self._render(reply, db)
+        subject, body, mime = self._render(reply, db)
         primary = reply.to[0]
         mid = message_id_for(mail.key, reply.purpose, primary, self.domain)
-        msg = compose(sender_name=self.name, sender_address=self.address, to=list(reply.to),
+        apart = reply.shared and db is not None and len(mime) >= BODY_APART
+        raw = compose(sender_name=self.name, sender_address=self.address, to=list(reply.to),
                       cc=list(reply.cc), subject=subject, body=body, message_id=mid, now=now,
                       lang=reply.lang, in_reply_to=mail.message_id if reply.in_reply else "",
                       references=mail.references if reply.in_reply else (), game=reply.game,
-                      domain=self.domain, attachments=files, html=html, inline=inline)
-        return {"id": mid, "status": "pending", "to": list(reply.to), "cc": list(reply.cc), "subject": subject,
-                "raw": msg.as_bytes().decode("ascii"), "created": now.isoformat(),
-                "inbound": mail.key, "purpose": reply.purpose, "attempts": 0}
+                      domain=self.domain, mime=b"" if apart else mime)
+        row = {"id": mid, "status": "pending", "to": list(reply.to), "cc": list(reply.cc), "subject": subject,
+               "raw": raw.decode("ascii"), "created": now.isoformat(),
+               "inbound": mail.key, "purpose": reply.purpose, "attempts": 0}
+        if apart:                      # the body once in the store for all who get it (issue 23)
+            key = hashlib.sha256(mime).hexdigest()
+            if db.get(BODIES, key) is None:
+                db.put(BODIES, key, {"raw": mime.decode("ascii")})
+            row.update(raw=row["raw"] + mime.decode("ascii"), body=key, _head=len(raw))
+        return row
 
     def _render(self, reply: Reply, db=None) -> tuple:
-        """``(subject, text, html, inline, files)`` of ``reply``: rendered once
-        for all replies with its :attr:`~Reply.shared` key (the last
-        ``SHARED_KEPT`` kept), else each time."""
+        """``(subject, text, MIME entity bytes)`` of ``reply``: rendered and
+        encoded once for all replies with its :attr:`~Reply.shared` key (the
+        last ``SHARED_KEPT`` kept), else each time."""
         done = self._rendered.get(reply.shared) if reply.shared else None
         if done is None:
             subject, body = render(reply.template, reply.lang, self.templates, **reply.context)
-            done = (subject, body, *mail_parts(reply, subject, body, self.rasters, db, self.templates))
+            html, inline, files = mail_parts(reply, subject, body, self.rasters, db, self.templates)
+            done = (subject, body, entity(body, html, inline, files))
             if reply.shared:
                 if len(self._rendered) >= SHARED_KEPT:
                     self._rendered.pop(next(iter(self._rendered)))
@@ -736,7 +747,7 @@ class Worker:
                                          "subject": mail.subject[:200], "reason": detail,
                                          "replies": [r["id"] for r in rows]})
             for row in rows:
-                tx.put("outbox", row["id"], {k: v for k, v in row.items() if k != "id"})
+                tx.put("outbox", row["id"], _stored(row))
         faults.checkpoint("before_shunt_move")
         self.spool.shunt(entry, detail)
         self._not_before.pop(entry.name, None)
@@ -745,11 +756,31 @@ class Worker:
 
     # ---- housekeeping ----------------------------------------------------------
     def housekeeping(self) -> None:
-        """Resend requests now; the ledger pruned every :data:`PRUNE_EVERY` seconds."""
+        """Resend requests now; the ledger and the mail bodies no outbox row
+        names any more pruned every :data:`PRUNE_EVERY` seconds."""
         self.resend()
         if time.monotonic() >= self._next_prune:
             self._next_prune = time.monotonic() + PRUNE_EVERY
             self.prune_ledger()
+            self.prune_bodies()
+
+    def prune_bodies(self) -> int:
+        """Delete the shared mail bodies (table ``bodies``) that no outbox row
+        (waiting or failed) names: their mails were sent. Runs in the worker,
+        between commits, so every body a committed row names is kept; returns
+        how many went."""
+        keys = self.store.body_keys()
+        if not keys:
+            return 0
+        used = {row.get("body") for row in self.store.all("outbox").values()}
+        gone = [k for k in keys if k not in used]
+        if gone:
+            with self.store.transaction() as tx:
+                for key in gone:
+                    tx.delete(BODIES, key)
+            log.info("mail bodies: %d sent and removed, %d kept for mails not sent yet", len(gone),
+                     len(keys) - len(gone))
+        return len(gone)
 
     def resend(self) -> list[str]:
         """Do the ``judge spool resend`` requests: each failed outgoing mail named
@@ -770,6 +801,7 @@ class Worker:
                 row.update(status="pending", attempts=0)
                 tx.put("outbox", mid, row)
                 rows.append(dict(row, id=mid))
+        rows = with_bodies(self.store, rows)
         for path, _mid in requests:
             path.unlink(missing_ok=True)
         for row in rows:
@@ -817,7 +849,7 @@ class Worker:
                               lang=self.language, in_reply=False,
                               context={"message_id": mid, "to": row["to"], "error": row.get("error", "")})
                 notice = self._row(_blank_mail(mid), reply, now)
-                tx.put("outbox", notice["id"], {k: v for k, v in notice.items() if k != "id"})
+                tx.put("outbox", notice["id"], _stored(notice))
                 notice_rows.append(notice)
         for mid, row in notices:
             log.error("outgoing mail %s to %s failed for good: %s", mid, ", ".join(row["to"]), row["error"])
@@ -825,6 +857,38 @@ class Worker:
 
 
 _HEADERS = BytesHeaderParser(policy=DEFAULT)
+
+BODY_APART = 4096
+"""A shared reply's MIME body of this many bytes or more is stored once (table
+``bodies``) and named by each of its outbox rows, instead of in every row
+(issue 23: 8 copies of a results mail's map were a quarter of a deadline's
+CPU). In memory, and for the sender, a row is whole: ``raw`` is the mail,
+``_head`` the length of its header block."""
+
+
+def _stored(row: dict) -> dict:
+    """The outbox document of ``row``: without its id (the key); a row whose
+    body is shared (``body``, in table ``bodies``) keeps only its header
+    block (``raw`` up to ``_head``)."""
+    doc = {k: v for k, v in row.items() if k not in ("id", "_head")}
+    if "_head" in row:
+        doc["raw"] = row["raw"][:row["_head"]]
+    return doc
+
+
+def with_bodies(store, rows: list[dict]) -> list[dict]:
+    """``rows`` read from the store, each that names a shared body
+    (``body``) made whole again (``raw`` its header block + the body,
+    ``_head`` where the body starts); a row whose body is missing is left as
+    it is (the sender reports the mail failed, saying so)."""
+    out = []
+    for row in rows:
+        if row.get("body") and "_head" not in row:
+            doc = store.get(BODIES, row["body"])
+            if doc:
+                row = dict(row, raw=row["raw"] + doc["raw"], _head=len(row["raw"]))
+        out.append(row)
+    return out
 
 
 def _headers_only(entry: SpoolEntry) -> InboundMail:

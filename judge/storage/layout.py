@@ -15,13 +15,17 @@ The store is a folder (``DATA/store``)::
                                 the map of record NNNN as mailed (a PNG; judge.mail.pictures)
     tables/TABLE/SHARD.json     judge-wide tables: TinyDB files, table ``rows``,
                                 document id = key; a key's shard is a hash of it
+    tables/bodies/HASH.json     the MIME body of outgoing mails that share it (a
+                                results mail's text, HTML and map: one for all
+                                its recipients); outbox rows name it
     ledger.sqlite               the ledger: a table per week (see :mod:`.ledger`)
     journal/log                 commits not yet synced in the files (see :mod:`.journal`)
     writer.lock                 held by the one writer while it commits
 
 Logical tables (what callers name): ``games`` and ``gm`` (key: game name),
 ``phases`` (key ``NAME/NNNN``), ``replaced`` (key ``NAME/NNNN``, append-only),
-``pictures`` (key ``NAME/NNNN/VARIANT``), ``ledger`` (key: Message-ID) and the
+``pictures`` (key ``NAME/NNNN/VARIANT``), ``bodies`` (key: the sha256 of the
+body, 64 hex digits), ``ledger`` (key: Message-ID) and the
 keyed tables of :data:`SHARDS`.
 
 Version 2 had the ledger in 4096 TinyDB shards and a journal file per
@@ -70,6 +74,8 @@ SCANNABLE = frozenset({"outbox", "catalogue", "open", "wakeups", "judge", "accou
 
 _GAME_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _PHASE_KEY = re.compile(r"^(?P<game>[A-Za-z0-9][A-Za-z0-9_-]{0,63})/(?P<index>\d{4})$")
+_BODY_KEY = re.compile(r"^[0-9a-f]{64}$")
+BODIES = "bodies"
 _PICTURE_KEY = re.compile(r"^(?P<game>[A-Za-z0-9][A-Za-z0-9_-]{0,63})/(?P<index>\d{4})/(?P<variant>[a-z][a-z0-9-]{0,40})$")
 
 
@@ -111,11 +117,21 @@ def place(table: str, key: str) -> Place:
         if not m:
             raise LayoutError(f"replaced/{key}: the key must be GAME/NNNN")
         return Place(f"games/{m['game']}/replaced/{m['index']}.jsonl", None, None)
+    if table == BODIES:
+        if not _BODY_KEY.match(key):
+            raise LayoutError(f"bodies/{key}: the key must be a sha256 in hex")
+        return Place(f"tables/{BODIES}/{key}.json", None, None)
     if table == LEDGER:
         return Place("ledger.sqlite", LEDGER, key)
     if table in SHARDS:
         return Place(shard_path(table, shard_of(table, key)), ROWS, key)
     raise LayoutError(f"no table {table!r} in the store")
+
+
+def body_keys(root: Path) -> list[str]:
+    """The keys of the ``bodies`` there are in the store at ``root``."""
+    folder = root / "tables" / BODIES
+    return sorted(p.stem for p in folder.glob("*.json") if _BODY_KEY.match(p.stem)) if folder.is_dir() else []
 
 
 def phase_key(game: str, index: int) -> str:

@@ -173,6 +173,10 @@ class Store:
                 out.update(content.get(layout.ROWS, {}))
         return out
 
+    def body_keys(self) -> list[str]:
+        """The keys of the table ``bodies`` (mail bodies outbox rows share)."""
+        return layout.body_keys(self.root)
+
     def read_log(self, table: str, key: str, length: int) -> bytes:
         """The first ``length`` bytes of the append-only file ``table``/``key``
         (what the commit that wrote ``length`` left; more may be there from a

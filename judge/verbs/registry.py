@@ -85,6 +85,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -532,9 +533,14 @@ def command(name: str, args=(), line: str = "", body=(), params: dict | None = N
 def suggest_command(line: str) -> str | None:
     """The command word nearest to the first word of ``line`` ("SINGON" -> "SIGNON")."""
     words = unicodedata.normalize("NFKC", line).split()
-    if not words:
-        return None
-    hits = difflib.get_close_matches(words[0].upper(), list(_EN) + ["SET"], n=1, cutoff=0.75)
+    return _nearest_verb(words[0].upper()[:40]) if words else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _nearest_verb(word: str) -> str | None:
+    """The command word nearest to ``word`` (difflib, cutoff 0.75), or None;
+    kept: the first words of order lines (``A``, ``F``, ``PAR``) repeat."""
+    hits = difflib.get_close_matches(word, list(_EN) + ["SET"], n=1, cutoff=0.75)
     return hits[0] if hits else None
 
 
