@@ -131,6 +131,9 @@ class MailHandler:
                 break
             if self.cfg.limits.line_chars and len(line) > self.cfg.limits.line_chars:
                 if not self._over(s, r, "command_lines", lines, i - 1):
+                    quoted = read_command(line[:60])       # refused unread, but a command's password is not quoted
+                    if quoted is not None:
+                        r.secrets |= secrets_of(quoted.name, quoted.args, quoted.line)
                     s.error(line[:60] + "…", "line_too_long", chars=len(line), limit=self.cfg.limits.line_chars)
                     continue
                 break

@@ -26,6 +26,7 @@ import difflib
 import re
 import unicodedata
 
+from ..game.setting_text import KEYS, SPECIAL
 from ..verbs.registry import BY_NAME
 
 MASK = "********"
@@ -179,22 +180,30 @@ def _after_damaged_verbs(line: str) -> set[str]:
     it (a word of ``line`` split at spaces only, :data:`_DAMAGE` kept in it):
     a sign-on, ``JOIN``/``CREATE`` or ``SET`` word by :func:`_damaged_verb`,
     anywhere in the line (a word anyone writes has no damage in it, so no
-    word of a player's text is taken for one: issue 18)."""
+    word of a player's text is taken for one: issue 18); after a sign-on
+    word (or a JOIN/CREATE starting the line) whose game's word is all
+    damage (``SIGNON \\ufffd\\x07 pw``), the word after that; and the word
+    between a damaged word and the line's first game setting
+    (``<junk> pw deadline=...``: a CREATE whose verb and game damage took)."""
     words = _tokens(line, damage_splits=False)
     found = set()
     for k, w in enumerate(words):
-        if not (_DAMAGE.search(w) and _THREE_LETTERS.search(w)):       # no damage, or too few letters for a verb
+        hurt = bool(_DAMAGE.search(w))
+        lost = k + 2 < len(words) and _all_damage(words[k + 1])      # SIGNON \ufffd\x07 pw: the game's word lost
+        if not ((hurt or lost) and _THREE_LETTERS.search(w)):       # no damage, or too few letters for a verb
             continue
-        if _is_sign(w) or _damaged_verb(w, _SIGN_EN):
+        if _is_sign(w) or (hurt and _damaged_verb(w, _SIGN_EN)):
             kind = "sign"
-        elif _is_lead(w) or _damaged_verb(w, _LEAD_EN):
+        elif (hurt or k == 0) and (_is_lead(w) or (hurt and _damaged_verb(w, _LEAD_EN))):
             kind = "lead"
-        elif _letters(w) in _SET_EN or _damaged_verb(w, _SET_EN):
+        elif hurt and (_letters(w) in _SET_EN or _damaged_verb(w, _SET_EN)):
             kind = "set"
         else:
             continue
         rest = _tokens(" ".join(words[k + 1:k + 8]))      # what follows, read as always (enough of it)
-        if kind == "sign":
+        if lost and kind != "set":
+            pw = words[k + 2]
+        elif kind == "sign":
             pw = _after_game(rest, 0)
         elif kind == "lead":
             pw = _after_game(rest, 0, glued_only=sum("=" not in x for x in rest) > 4)   # settings aside
@@ -202,7 +211,18 @@ def _after_damaged_verbs(line: str) -> set[str]:
             pw = _new_password(rest[1:]) if rest and rest[0].upper() in _PASSWORD_EN else None
         if pw:
             found.add(pw)
+    first = next((k for k, w in enumerate(words) if w.partition("=")[0].lower() in _SETTING_KEYS and "=" in w), 0)
+    if first >= 2 and "=" not in words[first - 1] and _DAMAGE.search(words[first - 2]):
+        found.add(words[first - 1])          # <damage> pw deadline=...: a CREATE whose verb and game damage took
     return found
+
+
+_SETTING_KEYS = frozenset(KEYS) | frozenset(SPECIAL) | {"deadline"}     # a game's settings, CREATE's deadline=
+
+
+def _all_damage(word: str) -> bool:
+    """``word`` is damage only: no letter or digit left in it."""
+    return bool(_DAMAGE.search(word)) and not any(c.isalnum() for c in word)
 
 
 _THREE_LETTERS = re.compile("(?:[A-Za-z][^A-Za-z]*){3}")
@@ -250,7 +270,8 @@ def words_after_games(line: str, is_game, damaged_only: bool = False) -> set[str
     in a line that is no command, the word where a sign-on line's password
     stands, however damaged its sign-on word (``SI<junk>GNON fz pw``). A
     game's name with damage inside it (``f\\x00z pw``: a word of the line
-    split at spaces only) counts too; with ``damaged_only``, only such a name
+    split at spaces only; or one of it lost: ``\\x0ez pw``, :func:`_one_lost`)
+    counts too; with ``damaged_only``, only such a name
     (in a player's talk, ``I think fz seems fun``, a plain name masks nothing: issue 18)."""
     found = set()
     for words, hurt in ((_tokens(line), False), (_tokens(line, damage_splits=False), True)):
@@ -261,11 +282,21 @@ def words_after_games(line: str, is_game, damaged_only: bool = False) -> set[str
                 continue
             glued = [p for p in _SEPARATORS.split(w) if p]           # fz:pw
             name = "".join(c for c in (glued or [""])[0] if c.isascii() and (c.isalnum() or c in "_-"))
-            if name and (is_game(name) or (len(name) > 1 and is_game(name[1:]))):
+            if name and (is_game(name) or (len(name) > 1 and is_game(name[1:]))) or \
+                    hurt and any(map(is_game, _one_lost((glued or [""])[0]))):
                 after = glued[1] if len(glued) > 1 else words[k + 1] if k + 1 < len(words) else None
                 if after:
                     found.add(after)
     return found
+
+
+def _one_lost(word: str) -> list[str]:
+    """The names ``word`` may have been before damage took one character of it
+    (``\\x0ez``: ``az`` ... ``fz`` ... ``9z``); none if more was lost or added."""
+    stem = _DAMAGE.sub("?", word)
+    if stem.count("?") != 1 or len(stem) > 33 or not _GAME.fullmatch(stem.replace("?", "x")):
+        return []
+    return [stem.replace("?", c) for c in "abcdefghijklmnopqrstuvwxyz0123456789"]
 
 
 def mask_line(line: str) -> str:
