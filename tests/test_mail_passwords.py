@@ -141,3 +141,17 @@ def test_a_line_too_long_to_read_is_quoted_as_written_unless_it_is_a_password_co
     text = j.text("someone@x.org", "LIST g1 now " + "please " * 200)
     assert "> LIST g1 now please please" in text or "LIST g1 now please please" in text, text
     assert "********" not in text
+
+
+def test_a_chinese_sign_on_line_whose_game_is_lost_in_a_mislabelled_mail_keeps_its_password(tmp_path):
+    """Found by benchmarks/fuzz.py (seed 11, mail 4654): 登入 fz pw in Big5,
+    its game's two bytes damaged, labelled GB18030: read so, the line is
+    "祅\\ue5f0 嚪 pw" (no sign-on word left); read as Big5 it is 登入, a word of
+    damage, pw — the word after the lost game is the password. A JOIN not at
+    the start of a line before damage masks nothing (the other test)."""
+    j = _game_g1(tmp_path)
+    raw = (b"From: someone@x.org\nTo: judge@example.test\nSubject: orders\nMessage-ID: <big5-lost@x>\n"
+           b"MIME-Version: 1.0\nContent-Type: text/plain; charset=\"gb18030\"\nContent-Transfer-Encoding: 8bit\n\n"
+           + "登入 ".encode("big5") + b"\x87\xb7 frpass9\n")
+    text = _sent_text(j.raw(raw))
+    assert "frpass9" not in text and "********" in text, text

@@ -190,7 +190,7 @@ def _after_damaged_verbs(line: str) -> set[str]:
     for k, w in enumerate(words):
         hurt = bool(_DAMAGE.search(w))
         lost = k + 2 < len(words) and _all_damage(words[k + 1])      # SIGNON \ufffd\x07 pw: the game's word lost
-        if not ((hurt or lost) and _THREE_LETTERS.search(w)):       # no damage, or too few letters for a verb
+        if not (lost or hurt and _THREE_LETTERS.search(w)):       # no damage, or too few letters for a verb
             continue
         if _is_sign(w) or (hurt and _damaged_verb(w, _SIGN_EN)):
             kind = "sign"
