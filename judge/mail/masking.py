@@ -303,7 +303,10 @@ def mask_line(line: str) -> str:
     """``line`` with the words in a password's place (:func:`line_secrets`),
     whatever their length, replaced by :data:`MASK` (where they stand as a
     word of this line)."""
-    found = line_secrets(line)
+    return _mask_words(line, line_secrets(line))
+
+
+def _mask_words(line: str, found: set[str]) -> str:
     if not found:
         return line
     words = "|".join(re.escape(x) for x in sorted(found, key=len, reverse=True))
@@ -334,16 +337,19 @@ def mask(value, secrets: set[str]):
 
 
 def _masked(text: str, pattern) -> str:
-    # the mail's passwords first: a password the line's shape cuts in two (SIGNON fz `<f\ufffd9\x17...pw,
-    # its first piece masked by mask_line) is masked whole
+    # the words in a password's place are read from the lines as written, but replaced after the mail's
+    # passwords: a password the line's shape cuts in two (SIGNON fz `<f\ufffd9\x17...pw, its first
+    # piece in the password's place) is masked whole
+    found = [line_secrets(x) for x in text.split("\n")]
     if pattern is not None:
         masked = pattern.sub(MASK, text)
         # a password read from its compatibility form (①pw is read as 1pw): the line shown in the read form
         normal = unicodedata.normalize("NFKC", masked)
         text = pattern.sub(MASK, normal) if normal != masked and pattern.search(normal) else masked
-    if "\n" in text:
-        return "\n".join(mask_line(x) for x in text.split("\n"))
-    return mask_line(text)
+    lines = text.split("\n")
+    if len(lines) != len(found):           # (a compatibility form with a line break in it)
+        found = [set().union(*found)] * len(lines)
+    return "\n".join(_mask_words(x, f) for x, f in zip(lines, found))
 
 
 CODE_PARAMS = frozenset({"province", "destination", "origin", "location", "ordered", "named", "coasts",
