@@ -89,6 +89,7 @@ def _sent_text(mails) -> str:
     ("fr@x.org", "Mpssage-ID: <x\ufffd@y>\ufffd\x13SIGNON \ufffd\x07 frpass1", "frpass1"),   # the game's word all lost
     ("someone@x.org", "\ufffd5S\ufffd farpass9 deadline=2030-01-01T00:00", "farpass9"),   # CREATE and game lost
     ("someone@x.org", "CREATE far9 farpass9 end_a" + "A Par - Bur " * 200, "farpass9"),    # a line too long to read
+    ("someone@x.org", "CREATE\ufffdfar9 farpass9 \ufffdeadline\ufffd2030-01-01T00:00 \ufffdovemen\ufffd=2d", "farpass9"),
 ])
 def test_a_password_after_a_damaged_verb_word_or_behind_junk_is_masked(tmp_path, frm, body, secret):
     """Found by benchmarks/fuzz.py (seed 7, mails 2994, 4460, 4832, 5218,

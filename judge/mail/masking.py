@@ -201,7 +201,11 @@ def _after_damaged_verbs(line: str) -> set[str]:
         else:
             continue
         rest = _tokens(" ".join(words[k + 1:k + 8]))      # what follows, read as always (enough of it)
-        if lost and kind != "set":
+        pieces = _tokens(w)                                 # CREATE\ufffdfar1 pw: the game glued on by damage
+        if kind != "set" and len(pieces) > 1 and _GAME.fullmatch(pieces[-1]) and \
+                not _verb_like(pieces[-1], kind) and _verb_like(pieces[-2], kind):
+            pw = rest[0] if rest else None
+        elif lost and kind != "set":
             pw = words[k + 2]
         elif kind == "sign":
             pw = _after_game(rest, 0)
@@ -218,6 +222,13 @@ def _after_damaged_verbs(line: str) -> set[str]:
 
 
 _SETTING_KEYS = frozenset(KEYS) | frozenset(SPECIAL) | {"deadline"}     # a game's settings, CREATE's deadline=
+
+
+def _verb_like(word: str, kind: str) -> bool:
+    """``word`` reads as a sign-on (``kind`` "sign") or JOIN/CREATE ("lead") word."""
+    if kind == "sign":
+        return _is_sign(word) or _damaged_verb(word, _SIGN_EN)
+    return _is_lead(word) or _damaged_verb(word, _LEAD_EN)
 
 
 def _all_damage(word: str) -> bool:
