@@ -131,6 +131,9 @@ class MailHandler:
                 break
             if self.cfg.limits.line_chars and len(line) > self.cfg.limits.line_chars:
                 if not self._over(s, r, "command_lines", lines, i - 1):
+                    quoted = read_command(line[:60])       # refused unread, but a command's password is not quoted
+                    if quoted is not None:
+                        r.secrets |= secrets_of(quoted.name, quoted.args, quoted.line)
                     s.error(line[:60] + "…", "line_too_long", chars=len(line), limit=self.cfg.limits.line_chars)
                     continue
                 break
@@ -153,7 +156,7 @@ class MailHandler:
                     r.orders.append(line.strip())
                     if len(line.split()) > 2:          # a misspelt SIGNON/JOIN may hold a password
                         r.secrets |= secrets_of(None, (), line, suggest_command(line)) | \
-                            (set() if _talk(line) else _after_games(s, line))
+                            _after_games(s, line, damaged_only=_talk(line))
                 elif r.noise < MAX_NOISE:
                     r.noise += 1
                     r.secrets |= _after_games(s, line)
@@ -401,11 +404,14 @@ class MailHandler:
         return [dataclasses.replace(x, context=mask(x.context, r.secrets)) for x in out] if r.secrets else out
 
 
-def _after_games(s: Session, line: str) -> set[str]:
+def _after_games(s: Session, line: str, damaged_only: bool = False) -> set[str]:
     """The words after a game's name in ``line`` (a line no command: the
     password of a sign-on line damaged beyond reading, ``SI<junk>GNON fz pw``),
-    masked in every answer whether the line is talk or an order line."""
-    return words_after_games(line, lambda name: bool(NAME_RE.match(name)) and find_game(s.db, name) is not None)
+    masked in every answer whether the line is talk or an order line; with
+    ``damaged_only`` (talk among orders) only after a name with damage inside
+    it (``f\\x00z pw``: :func:`~judge.mail.masking.words_after_games`)."""
+    return words_after_games(line, lambda name: bool(NAME_RE.match(name)) and find_game(s.db, name) is not None,
+                             damaged_only)
 
 
 def _talk(line: str) -> bool:
