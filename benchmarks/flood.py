@@ -25,7 +25,6 @@ import os
 import shutil
 import smtplib
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -39,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from storm import Outbox, fill, serve  # noqa: E402
+from storm import Outbox, fill, serve, stop  # noqa: E402
 from storeview import tables  # noqa: E402
 from mailserver.harness import free_port  # noqa: E402
 
@@ -134,12 +133,7 @@ def run(mails: int, seconds: float, orders: int) -> int:
               f"{'met' if ok else 'NOT met'}")
         return 0 if ok else 1
     finally:
-        if proc is not None:
-            proc.terminate()
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop(proc)
         shutil.rmtree(folder, ignore_errors=True)
 
 

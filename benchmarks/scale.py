@@ -64,6 +64,7 @@ import scalefill  # noqa: E402
 from adjudicate import movement_orders  # noqa: E402
 from mailserver.harness import free_port  # noqa: E402
 from permail import order_texts  # noqa: E402
+from storm import serve, stop  # noqa: E402
 
 from judge.game import Game, Player  # noqa: E402
 from judge.storage import Store, save_game  # noqa: E402
@@ -74,26 +75,8 @@ NAN = float("nan")
 
 
 # ---- the daemon -------------------------------------------------------------------------
-def config(folder: Path, port: int) -> Path:
-    path = folder / "judge.toml"
-    path.write_text(f"""[judge]
-address = "judge@example.test"
-keeper = "keeper@example.test"
-data_dir = "{folder / 'data'}"
-[inbound]
-transport = "smtp"
-[inbound.smtp]
-port = {port}
-[outbound]
-transport = "maildir"
-[senders]
-answered_per_minute = 100000
-read_per_minute = 100000
-[log]
-level = "INFO"
-file = "{folder / 'judge.log'}"
-""")
-    return path
+SENDERS = "answered_per_minute = 100000\nread_per_minute = 100000"
+"""The judge's [senders] table here: its players send far more than a few mails a minute."""
 
 
 class Judge:
@@ -102,16 +85,7 @@ class Judge:
         self.log = folder / "judge.log"
         self.outbox = folder / "data" / "outbox" / "new"
         t = time.perf_counter()
-        out = folder / "serve.out"
-        with out.open("wb") as f:
-            self.proc = subprocess.Popen([sys.executable, "-m", "judge.cli", "serve", "--config",
-                                          str(config(folder, port))], cwd=REPO, stdout=f,
-                                         stderr=subprocess.STDOUT, env=dict(os.environ, PYTHONUNBUFFERED="1"))
-        while not (self.log.exists() and ": reading " in self.log.read_text(errors="replace")):
-            if self.proc.poll() is not None:
-                raise SystemExit(f"judge serve exited with {self.proc.returncode}:\n"
-                                 + out.read_text(errors="replace")[-3000:])
-            time.sleep(0.01)
+        self.proc = serve(folder, port, SENDERS)
         self.ready = time.perf_counter() - t
 
     def cpu(self) -> float:
@@ -128,11 +102,7 @@ class Judge:
         return set(os.listdir(self.outbox)) if self.outbox.exists() else set()
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        stop(self.proc)
 
 
 def order_mail(game: str, power: str, lines: str) -> bytes:

@@ -50,6 +50,18 @@ def _mail(frm: str, body: str, n: int) -> bytes:
     return m.as_bytes()
 
 
+def play_history(game: Game, now: datetime, until: int = 1903) -> None:
+    """Play ``game`` to the spring of ``until`` with random legal moves (seed
+    7), a phase every 12 hours from ``now``."""
+    rng = random.Random(7)
+    while game.phase.year < until:
+        if game.phase.kind == "M":
+            for power, orders in movement_orders(rng, game.map, game.position).items():
+                game.submit(power, orders, now)
+        now += timedelta(hours=12)
+        game.process(now)
+
+
 def template(folder: Path, now: datetime) -> tuple[dict, list, dict]:
     """The template game (module doc): its live document, history records
     and GM record."""
@@ -67,13 +79,7 @@ def template(folder: Path, now: datetime) -> tuple[dict, list, dict]:
     game = load_game(store, "tpl")
     if game is None or sum(1 for pl in game.players.values() if pl.addresses) != 7:
         raise SystemExit("the template game was not made by mail (CREATE + 7 JOINs)")
-    rng, t = random.Random(7), now
-    while game.phase.year < 1903:
-        if game.phase.kind == "M":
-            for power, orders in movement_orders(rng, game.map, game.position).items():
-                game.submit(power, orders, t)
-        t += timedelta(hours=12)
-        game.process(t)
+    play_history(game, now)
     turns.open_phase(game, now, now + timedelta(days=7))     # the clock runs: a week to the deadline
     return game.live_dict(), list(game.history), store.get("gm", "tpl")
 

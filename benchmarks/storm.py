@@ -45,7 +45,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from adjudicate import movement_orders  # noqa: E402
+from scalefill import play_history  # noqa: E402
 from mailserver.harness import free_port  # noqa: E402
 
 from judge.game import Game, Player, Settings, turns  # noqa: E402
@@ -64,13 +64,7 @@ def template(now: datetime) -> Game:
     pw = hash_password("secret")
     for p in POWERS:
         game.players[p] = Player((f"{p.lower()}@tpl.example",), pw, "en")
-    rng = random.Random(7)
-    while game.phase.year < 1903:
-        if game.phase.kind == "M":
-            for power, orders in movement_orders(rng, game.map, game.position).items():
-                game.submit(power, orders, now)
-        now += timedelta(hours=12)
-        game.process(now)
+    play_history(game, now)
     return game
 
 
@@ -96,22 +90,37 @@ def fill(store: Store, n: int, now: datetime, deadline: datetime) -> dict[str, s
     return holds
 
 
-def serve(folder: Path, port: int) -> subprocess.Popen:
+def serve(folder: Path, port: int, senders: str = 'auth = "address"') -> subprocess.Popen:
     """``judge serve`` on :func:`config` as a process, returned once its log
     says it is reading (SystemExit with its output if it exits first)."""
     log = folder / "judge.log"
     with (folder / "serve.out").open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "judge.cli", "serve", "--config", str(config(folder, port))],
+        proc = subprocess.Popen([sys.executable, "-m", "judge.cli", "serve", "--config",
+                                 str(config(folder, port, senders))],
                                 cwd=REPO, stdout=out, stderr=subprocess.STDOUT,
                                 env=dict(os.environ, PYTHONUNBUFFERED="1"))
     while not (log.exists() and ": reading " in log.read_text(errors="replace")):
         if proc.poll() is not None:
             raise SystemExit("judge serve exited:\n" + (folder / "serve.out").read_text(errors="replace")[-3000:])
-        time.sleep(0.05)
+        time.sleep(0.01)
     return proc
 
 
-def config(folder: Path, port: int) -> Path:
+def stop(proc: subprocess.Popen | None) -> None:
+    """Stop a :func:`serve` process (SIGTERM, then SIGKILL after 30 s)."""
+    if proc is None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def config(folder: Path, port: int, senders: str = 'auth = "address"') -> Path:
+    """``folder/judge.toml``: embedded SMTP in on ``port``, Maildir out, data and
+    log in ``folder``; ``senders`` the body of its ``[senders]`` table (the
+    storm signs on by address; scale.py lifts the per-sender bound instead)."""
     path = folder / "judge.toml"
     path.write_text(f"""[judge]
 address = "judge@example.test"
@@ -124,7 +133,7 @@ port = {port}
 [outbound]
 transport = "maildir"
 [senders]
-auth = "address"
+{senders}
 [log]
 level = "INFO"
 file = "{folder / 'judge.log'}"
@@ -207,13 +216,13 @@ def run(games: int, rate: float = 4.0, lead: float | None = None) -> int:
             print("  (the judge was ready less than 2 s before the deadline: raise --lead)")
         outbox = Outbox(folder)
         sent: dict[str, float] = {}            # Message-ID -> time its SMTP transaction ended
-        stop = threading.Event()
+        done = threading.Event()
         rng = random.Random(games)
 
         def players():
-            while time.time() < deadline.timestamp() - 2 and not stop.is_set():
+            while time.time() < deadline.timestamp() - 2 and not done.is_set():
                 time.sleep(0.05)
-            while not stop.is_set():
+            while not done.is_set():
                 mid, raw = order_mail(f"g{rng.randrange(games):05d}", rng.choice(sorted(holds)), holds)
                 try:
                     with smtplib.SMTP("127.0.0.1", port, local_hostname="bench.example", timeout=30) as s:
@@ -221,7 +230,7 @@ def run(games: int, rate: float = 4.0, lead: float | None = None) -> int:
                     sent[mid] = time.time()
                 except (OSError, smtplib.SMTPException) as e:
                     print(f"  an order mail could not be sent: {e}")
-                stop.wait(1 / rate)
+                done.wait(1 / rate)
         thread = threading.Thread(target=players, daemon=True)
         thread.start()
         end = deadline.timestamp() + 900
@@ -235,7 +244,7 @@ def run(games: int, rate: float = 4.0, lead: float | None = None) -> int:
             if sum(len(v) for v in results.values()) >= 8 * games:
                 break
             time.sleep(0.2)
-        stop.set()
+        done.set()
         thread.join(30)
         time.sleep(2.5)                        # the answers to the last order mails
         outbox.scan()
@@ -257,12 +266,7 @@ def run(games: int, rate: float = 4.0, lead: float | None = None) -> int:
         print(f"targets (all results within 60 s; no order mail waits > 2 s): {'met' if ok else 'NOT met'}")
         return 0 if ok else 1
     finally:
-        if proc is not None:
-            proc.terminate()
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop(proc)
         if os.environ.get("STORM_KEEP"):
             print(f"kept: {folder}")
         else:

@@ -46,15 +46,17 @@ def test_only_the_templates_named_by_role_read_the_role():
         assert uses == (name in BY_ROLE), name
 
 
-def test_a_results_mail_is_rendered_once_for_all_players_of_a_language(tmp_path, monkeypatch):
+def _game(tmp_path: Path) -> Judge:
+    """A judge with game g1 made by mail: a GM and seven players."""
     judge = Judge(tmp_path)
     judge.mail("gm@example.org", "CREATE g1 gmsecret grace=0 reminders=none\n")
     for p in POWERS:
         judge.mail(addr(p), f"JOIN g1 pw-{p.lower()} {p}\n")
-    judge.mail(addr("Russia"), "SIGNON g1 pw-russia\nSET LANGUAGE zh-hans\n")
-    calls = []
-    real = worker_module.render
-    monkeypatch.setattr(worker_module, "render", lambda template, *a, **k: calls.append(template) or real(template, *a, **k))
+    return judge
+
+
+def _results(judge: Judge) -> list[dict]:
+    """The outbox rows of g1's S1901M results, its deadline passed and done."""
     judge.now = T0 + timedelta(days=10)
     before = len(judge.sent)
     judge.worker.submit_work(Work("tick", "g1", "S1901M"))
@@ -62,7 +64,16 @@ def test_a_results_mail_is_rendered_once_for_all_players_of_a_language(tmp_path,
         judge.worker.round()
         if not judge.worker._work:
             break
-    results = [r for r in judge.sent[before:] if r["subject"].endswith(" g1 S1901M")]
+    return [r for r in judge.sent[before:] if r["subject"].endswith(" g1 S1901M")]
+
+
+def test_a_results_mail_is_rendered_once_for_all_players_of_a_language(tmp_path, monkeypatch):
+    judge = _game(tmp_path)
+    judge.mail(addr("Russia"), "SIGNON g1 pw-russia\nSET LANGUAGE zh-hans\n")
+    calls = []
+    real = worker_module.render
+    monkeypatch.setattr(worker_module, "render", lambda template, *a, **k: calls.append(template) or real(template, *a, **k))
+    results = _results(judge)
     assert len(results) == 8                                   # seven players and the GM
     assert calls.count("notices/results.txt") == 2             # English once, simplified Chinese once
     texts = {}
@@ -81,18 +92,8 @@ def test_a_results_mail_body_is_stored_once_and_sent_whole(tmp_path):
     the store are made whole again, the same bytes; once all are sent the
     body is pruned; a row whose body is gone is reported failed, not sent."""
     from judge.mail.worker import with_bodies
-    judge = Judge(tmp_path)
-    judge.mail("gm@example.org", "CREATE g1 gmsecret grace=0 reminders=none\n")
-    for p in POWERS:
-        judge.mail(addr(p), f"JOIN g1 pw-{p.lower()} {p}\n")
-    judge.now = T0 + timedelta(days=10)
-    before = len(judge.sent)
-    judge.worker.submit_work(Work("tick", "g1", "S1901M"))
-    for _ in range(5):
-        judge.worker.round()
-        if not judge.worker._work:
-            break
-    results = [r for r in judge.sent[before:] if r["subject"].endswith(" g1 S1901M")]
+    judge = _game(tmp_path)
+    results = _results(judge)
     assert len(results) == 8 and len({r["body"] for r in results}) == 1
     store = judge.worker.store
     assert store.body_keys() == [results[0]["body"]]

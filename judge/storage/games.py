@@ -11,6 +11,7 @@ Every change to a game goes through :func:`save_game` (and a GM's through
 from __future__ import annotations
 
 from ..game import Game
+from ..game.history import PhaseRecord
 from ..game.replaced import lines
 from ..game.settings import NAME_SETS
 from . import indexes
@@ -34,6 +35,14 @@ def load_game(db, name: str) -> Game | None:
         raise StoreError(f"games/{name}: malformed game: {e}") from None
     game.replaced_log.load = log_loader(db, game)
     return game
+
+
+def rebind(db, game: Game) -> None:
+    """Read ``game``'s history records and replaced-order log from ``db`` from
+    now on (a game kept decoded from an earlier view of the store)."""
+    records = record_loader(db, game.name)
+    game.history.rebind(lambda i: PhaseRecord.from_dict(records(i)))
+    game.replaced_log.load = log_loader(db, game)
 
 
 def log_loader(db, game: Game):

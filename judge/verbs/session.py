@@ -41,13 +41,12 @@ from ..config import LANGUAGES
 from ..game import Game, GameError
 from ..game.deadlines import local_to_utc, zone_of
 from ..game.game import NAME_RE
-from ..game.history import PhaseRecord
 from ..game.when import veteran_time
 from ..game.passwords import verify_password
 from ..maps import load_names
 from ..notation.names import name_index
 from ..storage import find_game, games_of, load_game
-from ..storage.games import log_loader, record_loader
+from ..storage.games import rebind
 from ..text.names import NAME_SETS
 
 MAX_PASSWORD_CHECKS = 4
@@ -274,9 +273,7 @@ class Session:
         doc = self.db.get("games", found)
         game = self.cache.take(found, doc) if self.cache is not None else None
         if game is not None:               # its history and replaced orders read from this session's db
-            records = record_loader(self.db, found)
-            game.history.rebind(lambda i: PhaseRecord.from_dict(records(i)))
-            game.replaced_log.load = log_loader(self.db, game)
+            rebind(self.db, game)
         else:
             game = load_game(self.db, found)
         self.games[game.name] = game
