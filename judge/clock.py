@@ -295,7 +295,8 @@ class ClockGuard:
     def _confirmed(self) -> bool:
         """Whether ``DATA/clock-confirm`` is there (it is removed); looked for
         at most every :data:`CONFIRM_EVERY` seconds (the clock is read for
-        every mail: a file system call each time was a tenth of a mail's wait)."""
+        every mail: a file system call each time was about a tenth of the
+        worker's time in an IMAP burst, py-spy)."""
         if self.folder is None:
             return False
         mono = self.mono()

@@ -47,7 +47,8 @@ def format_deadline(dt: datetime, tz: str, lang: str) -> str:
     """``dt`` in zone ``tz`` and in UTC (``... = Sat 06 Jan 2024 15:30 UTC``);
     when ``tz`` is UTC (or unknown) the time is written once: ``... UTC``.
     Both kept per argument: the same deadline is in every answer of a game
-    (Babel's formatting was a tenth of an answer's template, issue 23)."""
+    (Babel's formatting was about a seventh of an answer's template in
+    py-spy's samples, issue 23)."""
     local, utc = format_time(dt, tz, lang), format_time(dt, "UTC", lang)
     _ = gettext(lang_of(lang))
     if local == utc:
