@@ -240,17 +240,31 @@ class Store:
             raise StoreError(f"{path}: {e}") from None
         if content is not None and not isinstance(content, dict):
             raise StoreError(f"{path}: not a JSON object")
+        self._keep(rel, stamp, st.st_size, content)
+        return content
+
+    def _keep(self, rel: str, stamp: tuple, size: int, content) -> None:
         with self._cache_lock:
             old = self._cache.pop(rel, None)
             if old is not None:
                 self._cached_bytes -= old[1]
-            if st.st_size <= CACHE_BYTES // 4:
-                self._cache[rel] = (stamp, st.st_size, content)
-                self._cached_bytes += st.st_size
+            if size <= CACHE_BYTES // 4:
+                self._cache[rel] = (stamp, size, content)
+                self._cached_bytes += size
                 while self._cached_bytes > CACHE_BYTES:
-                    _rel, (_s, size, _c) = self._cache.popitem(last=False)
-                    self._cached_bytes -= size
-        return content
+                    _rel, (_s, dropped, _c) = self._cache.popitem(last=False)
+                    self._cached_bytes -= dropped
+
+    def _remember(self, files: dict[str, dict | None]) -> None:
+        """Keep in the cache the content of the files a commit just wrote (read
+        back it would be the same: its documents are the transaction's JSON
+        copies), so the next read of a file each mail rewrites (a game, an
+        outbox shard) does not decode it again."""
+        for rel, content in files.items():
+            if content is not None:
+                with contextlib.suppress(OSError):
+                    st = os.stat(self.root / rel)
+                    self._keep(rel, (st.st_ino, st.st_size, st.st_mtime_ns), st.st_size, content)
 
     # ---- writing ---------------------------------------------------------------------
     @contextlib.contextmanager
@@ -395,6 +409,7 @@ class Store:
                 self._unapplied[seq] = changes
                 raise
             self._write_seq(seq)
+            self._remember(files)
             if not self.lazy_sync:
                 if ops:
                     self.ledger.sync()
