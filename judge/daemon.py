@@ -54,7 +54,7 @@ from .mail.timekeeper import Timekeeper
 from .mail.transport import make_transport
 from .mail.worker import Worker, utc_now, with_bodies
 from .scheduler import DeadlineScheduler, Work
-from .storage import Store
+from .storage import Store, StoreError
 from .storage.owner import claim, holder
 from .storage.upgrade import upgrade_v1
 
@@ -250,8 +250,9 @@ def keeper_work(commands: Callable, cfg: Config) -> Callable:
 
             from .storage.backup import snapshot
             try:
+                db.store.checkpoint()           # every commit in the files (lazy_sync keeps them in the journal)
                 made = snapshot(cfg.data_dir, cfg.store_path, cfg.spool_dir, db.get("judge", "identity"))
-            except OSError as e:
+            except (OSError, StoreError) as e:
                 return [], {"status": 2, "out": "", "err": f"cannot take the snapshot: {e}"}
             return [], {"status": 0, "out": json.dumps(made), "err": ""}
         return commands(work, db, now)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import email
+import json
 from datetime import datetime, timedelta, timezone
 from email import policy
 from email.message import EmailMessage
@@ -230,7 +231,7 @@ def test_a_mail_the_judge_dies_on_is_counted_and_set_aside(tmp_path):
     text = email.message_from_string(notice["raw"], policy=policy.default).get_content()
     assert "alice@example.org" in text and "judge spool retry poison@x" in text
     assert [a["uid"] for a in acked] == [1, 2]
-    assert not spool.inflight_path.exists()
+    assert json.loads(spool.inflight_path.read_text())["stage"] == "idle"      # no batch in flight
 
 
 def test_a_failed_outgoing_mail_is_sent_again_on_request(tmp_path, capsys):

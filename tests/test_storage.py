@@ -5,6 +5,7 @@ a journal, one writer; games stored and loaded unchanged, history apart."""
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import subprocess
 import sys
@@ -181,7 +182,9 @@ def test_failed_write_changes_nothing(root, monkeypatch):
             tx.put("games", "g", {"v": 2})
             tx.put("ledger", "m", {"status": "done"})
     monkeypatch.undo()
-    assert Store(root).get("games", "g") == {"v": 1}                    # the game is the last file
+    # the game's file is the last one written: it is as before; readers see the commit whole, from its journal
+    assert json.loads((root / "games" / "g" / "game.json").read_text())["live"]["game"] == {"v": 1}
+    assert Store(root).get("games", "g") == {"v": 2} and Store(root).get("ledger", "m") == {"status": "done"}
     assert store.unfinished()
     with store.transaction():
         pass                                # the commit is durable in its journal: finished now, whole
@@ -208,16 +211,19 @@ PUTS = [("phases", "g/0000", {"phase": "S1901M"}), ("ledger", "<m@x>", {"status"
                                    "journal_applied_table:2"])
 def test_a_commit_killed_half_way_is_finished_by_the_next_writer(root, fault):
     """SIGKILL after the journal is durable and after each file it replaces
-    (a phase record, the judge-wide rows, the game's live state): a reader
-    sees the old game until the next writer applies the journal; then all of
-    the commit is there."""
+    (a phase record, the judge-wide rows, the game's live state): the game's
+    file is the old one until the next writer applies the journal, a reader
+    sees the whole commit at once (from the journal until then)."""
     store = Store(root)
     with store.transaction() as tx:
         tx.put("games", "g", {"v": 1, "history_len": 0})
     proc = commit_in_child(root, fault, PUTS)
     assert proc.returncode == -9, proc.stderr
     assert journal.pending(root / "journal") == 1
-    assert Store(root).get("games", "g") == {"v": 1, "history_len": 0}    # the live state is the last file
+    game_file = json.loads((root / "games" / "g" / "game.json").read_text())["live"]["game"]
+    assert game_file == {"v": 1, "history_len": 0}                       # the live state is the last file
+    reader = Store(root)
+    assert reader.get("games", "g") == {"v": 2, "history_len": 1} and reader.get("outbox", "<o@j>")
     with Store(root).transaction():
         pass                                                             # the next writer
     fresh = Store(root)

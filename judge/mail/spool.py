@@ -7,7 +7,7 @@ Layout under the spool folder::
     shunt/   entries set aside after repeated failures: NAME.eml (the raw bytes,
              unchanged) and NAME.json (key, source, attempts, last error)
     inflight.json  the batch the worker is processing and the entry it is
-             handling now (see below)
+             handling now, or ``idle`` (see below)
     resend/  requests of the judgekeeper to send a failed outgoing mail again
              (``judge spool resend``): one JSON file {"id": Message-ID} each
 
@@ -250,12 +250,18 @@ class Spool:
         self._note_len = max(self._note_len, len(data))
 
     def end(self) -> None:
-        """The batch noted by :meth:`begin` is done (committed, or its failure recorded)."""
-        self._batch = []
+        """The batch noted by :meth:`begin` is done (committed, or its failure
+        recorded): the note says ``idle`` (written in place; the file stays,
+        so a batch costs no file made and removed: ~0.3 ms of system CPU on
+        ext4, issue 23)."""
+        self._batch, self._alone = [], False
+        self._note("idle", None)
+
+    def close(self) -> None:
+        """Close the note's file (the spool stays usable: it is opened again)."""
         if self._note_fd is not None:
             os.close(self._note_fd)
             self._note_fd = None
-        self.inflight_path.unlink(missing_ok=True)
 
     def recover(self) -> list[str]:
         """After a restart: charge one death to the entry that was being

@@ -20,6 +20,11 @@ class Staging:
         self._read: dict[tuple[str, str], dict | None] = {}
         self._tables: dict[str, dict[str, dict]] = {}
 
+    @property
+    def store(self):
+        """The store under every staging layer."""
+        return self.base.store if isinstance(self.base, Staging) else self.base
+
     def get(self, table: str, key: str) -> dict | None:
         if (table, key) in self.changes:
             return self.changes[(table, key)]

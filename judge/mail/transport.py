@@ -55,7 +55,7 @@ class MaildirTransport:
     def send(self, message_id: str, raw: bytes, recipients: list[str]) -> None:
         name = self.file_name(message_id)
         new, cur = self.path / "new", self.path / "cur"
-        if (new / name).exists() or any(p.name.split(":")[0] == name for p in cur.glob(name + "*")):
+        if (new / name).exists() or _in_cur(cur, name):
             return
         tmp = self.path / "tmp" / name
         try:
@@ -74,6 +74,16 @@ class MaildirTransport:
 
     def close(self) -> None:
         pass
+
+
+def _in_cur(cur: Path, name: str) -> bool:
+    """Whether ``cur/`` holds mail ``name`` (with any ``:2,FLAGS`` info). One
+    listing, no pattern compiled for each mail as ``Path.glob`` does."""
+    try:
+        with os.scandir(cur) as entries:
+            return any(e.name.split(":")[0] == name for e in entries if e.name.startswith(name))
+    except FileNotFoundError:
+        return False
 
 
 class SmtpTransport:
