@@ -252,7 +252,7 @@ class Store:
                 if self._log.state() == self._mine:
                     return self._dirty[rel][1]
                 self._forget_dirty()            # another writer applied them from the journal
-        elif not self.lazy_sync:
+        elif not self.lazy_sync and not self._unapplied:
             pending = self._committed_unwritten()
             if rel in pending:
                 return pending[rel]
@@ -268,8 +268,8 @@ class Store:
             if self._log.state() == self._mine:
                 return _Contents(self._dirty)
             self._forget_dirty()                # another writer applied them from the journal
-        if self.lazy_sync:
-            return {}
+        if self.lazy_sync or self._unapplied:
+            return {}                           # its own commit reported failed: finished by its next transaction
         state = self._log.state()
         if not state:
             return {}
