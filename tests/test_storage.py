@@ -494,3 +494,30 @@ def test_ledger_lookups_follow_new_and_dropped_weeks(tmp_path):
     assert writer.expire(datetime(2026, 11, 1, tzinfo=timezone.utc).timestamp()) == 1
     assert reader.get("old") is None                                          # its week dropped: no error
     assert reader.get("new") is not None
+
+
+def test_a_commit_writes_each_file_as_encode_would(root):
+    """The commit takes the JSON of each document put from the put itself
+    (not encoded twice): the files are byte for byte what
+    ``atomic.encode`` makes of their content — a game file with two
+    documents, a shard with rows of several commits, a phase record."""
+    store = Store(root)
+    with store.transaction() as tx:
+        tx.put("games", "g", {"v": 1, "名": "德國", "nested": [{"a": None, "b": 1.5}, 'x"y\\']})
+        tx.put("gm", "g", {"address": "gm@example.org"})
+        tx.put("outbox", "<a@j>", {"status": "pending", "to": ["a@x"]})
+        tx.put("phases", "g/0000", {"phase": "S1901M", "orders": {"ENGLAND": ["F LON H"]}})
+    with store.transaction() as tx:
+        tx.put("outbox", "<b@j>", {"status": "pending", "text": "\u2028 and \x00"})
+        tx.put("games", "g", {"v": 2})
+    written = [p for p in root.rglob("*.json") if "journal" not in p.parts]
+    assert len(written) >= 3
+    for path in written:
+        data = path.read_bytes()
+        assert data == atomic.encode(json.loads(data)), path
+    from judge.storage.store import _encode_file
+    doc, other = {"a": [1, "二"]}, {"b": {"c": None}}
+    content = {"live": {"game": doc, "gm": other}, "rows": {"k": {"x": 1}}}
+    texts = {id(doc): json.dumps(doc, ensure_ascii=False, separators=(",", ":"))}
+    assert _encode_file(content, texts, False) == atomic.encode(content)
+    assert _encode_file(doc, texts, True) == atomic.encode(doc) and _encode_file(other, {}, True) == atomic.encode(other)

@@ -74,6 +74,7 @@ class Transaction:
         self.changes: list[tuple[str, str, dict | None]] = []
         self._store = store
         self._staged: dict[tuple[str, str], dict | None] = {}
+        self.texts: dict[int, str] = {}          # id(copy) -> its JSON, for the commit's files
 
     def get(self, table: str, key: str) -> dict | None:
         if (table, key) in self._staged:
@@ -91,9 +92,11 @@ class Transaction:
         if not isinstance(doc, dict):
             raise StoreError(f"{table}/{key}: a document must be a dict")
         try:
-            copy = json.loads(json.dumps(doc, ensure_ascii=False))
+            text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+            copy = json.loads(text)
         except (TypeError, ValueError) as e:
             raise StoreError(f"{table}/{key}: not storable as JSON: {e}") from None
+        self.texts[id(copy)] = text                 # the copy lives in changes: its id stays its own
         self.changes.append((table, key, copy))
         self._staged[(table, key)] = copy
 
@@ -354,7 +357,7 @@ class Store:
                 tx = Transaction(self)
                 yield tx
                 if tx.changes:
-                    self._commit(tx.changes)
+                    self._commit(tx.changes, tx.texts)
         finally:
             self._local.active = False
 
@@ -429,7 +432,7 @@ class Store:
         except sqlite3.Error as e:
             raise StoreError(f"{self.ledger.path}: cannot apply a commit left by a crash: {e}") from None
 
-    def _commit(self, changes: list[tuple[str, str, dict | None]]) -> None:
+    def _commit(self, changes: list[tuple[str, str, dict | None]], texts: dict[int, str] | None = None) -> None:
         records: dict[str, dict | None] = {}       # whole-file documents (phase records)
         databases: dict[str, dict] = {}            # TinyDB files: {table: {doc_id: doc}}
         appends: dict[str, dict] = {}              # append-only files: {"offset", "text"}
@@ -460,7 +463,8 @@ class Store:
         order = sorted(files, key=lambda rel: (files[rel] is None, rel not in records,
                                                rel.startswith("games/"), rel))
         encoded = [(rel, doc["text"].encode("utf-8"), int(doc["offset"])) for rel, doc in appends.items()]
-        encoded += [(rel, None if files[rel] is None else encode(files[rel]), None) for rel in order]
+        encoded += [(rel, None if files[rel] is None else _encode_file(files[rel], texts or {}, rel in records), None)
+                    for rel in order]
         games = sum(1 for rel, data, _o in encoded if data is None or rel in files and rel.startswith("games/")
                     and rel not in records)
         ops = ops_of(ledger)
@@ -615,6 +619,23 @@ def _check(table: str, key: str) -> layout.Place:
         return layout.place(table, key)
     except layout.LayoutError as e:
         raise StoreError(str(e)) from None
+
+
+def _encode_file(content: dict, texts: dict[int, str], record: bool) -> bytes:
+    """:func:`~judge.storage.atomic.encode` of a file's content (a record, or a
+    TinyDB file ``{table: {doc_id: doc}}``), the same bytes, with the JSON of
+    the documents the transaction encoded when they were put (``texts``, by
+    id) taken as it is instead of encoded again."""
+    if record:
+        text = texts.get(id(content))
+        return text.encode("utf-8") if text is not None else encode(content)
+    parts = []
+    for table, rows in content.items():
+        inner = ",".join(f"{json.dumps(k, ensure_ascii=False)}:"
+                         f"{texts.get(id(doc)) or json.dumps(doc, ensure_ascii=False, separators=(',', ':'))}"
+                         for k, doc in rows.items())
+        parts.append(f"{json.dumps(table, ensure_ascii=False)}:{{{inner}}}")
+    return ("{" + ",".join(parts) + "}").encode("utf-8")
 
 
 class _Contents(dict):
