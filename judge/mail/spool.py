@@ -168,7 +168,8 @@ class Spool:
         meta = dict(meta)
         if meta.get("source") != "cli" and "key" not in meta:   # who wrote it: for fair queueing
             meta["key"], meta["from"], meta["reply_to"] = _read_heads(raw)
-        meta.setdefault("key", message_key(raw))
+        if "key" not in meta:                  # (not setdefault: that would read the headers again)
+            meta["key"] = message_key(raw)
         meta.setdefault("attempts", 0)
         name = self._name(meta["key"])
         self._write(name, meta, raw)
