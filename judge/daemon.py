@@ -28,6 +28,7 @@ that finds no judge running (:mod:`judge.commands.submit`).
 from __future__ import annotations
 
 import errno
+import gc
 import logging
 import signal
 import threading
@@ -194,6 +195,7 @@ class Daemon:
         self.worker.start()
         self.scheduler.start()
         self.inbound.start()
+        gc.freeze()             # what start loaded (maps, templates, modules) stays: no collection walks it again
         log.info("judge %s: reading %s, writing %s, data in %s (%d mail(s) waiting in the spool, "
                  "%d to send)", self.cfg.judge.address, self.inbound.describe(), self.transport.describe(),
                  self.cfg.data_dir, len(self.spool.pending()), len(pending))

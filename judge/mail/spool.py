@@ -150,6 +150,7 @@ class Spool:
         self._alone = False
         self._note_fd: int | None = None
         self._note_len = 0
+        self._resend_seen = -1                   # the resend folder's mtime when last found empty
 
     def clean_tmp(self) -> None:
         """Remove half-written entries left by a crash (call once at start, before any put)."""
@@ -339,13 +340,23 @@ class Spool:
         return path
 
     def resend_requests(self) -> list[tuple[Path, str]]:
-        """``[(request file, Message-ID)]`` waiting (unreadable files are dropped)."""
+        """``[(request file, Message-ID)]`` waiting (unreadable files are dropped).
+        The folder is listed only when it changed since it was last found empty."""
+        try:
+            stamp = os.stat(self.resend_dir).st_mtime_ns
+        except FileNotFoundError:
+            return []
+        if stamp == self._resend_seen:
+            return []
         out = []
         for p in sorted(self.resend_dir.glob("*.json")):
             try:
                 out.append((p, json.loads(p.read_text(encoding="utf-8"))["id"]))
             except (OSError, ValueError, KeyError, TypeError):
                 p.unlink(missing_ok=True)
+        if not out:                 # trusted only when a second old: a file made in the same clock tick
+            seen = os.stat(self.resend_dir).st_mtime_ns         # would leave the folder's mtime as it was
+            self._resend_seen = seen if time.time_ns() - seen > 1_000_000_000 else -1
         return out
 
     def retry(self, key_or_name: str) -> SpoolEntry:

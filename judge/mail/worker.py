@@ -156,6 +156,7 @@ class Worker:
         self.language = language
         self.max_attempts, self.retry_delay, self.batch = max_attempts, retry_delay, batch
         self._batch_now = min(batch, FIRST_BATCH)  # grows to batch: a judge killed again and again still commits
+        self._spool_empty = False                  # drain's last look found no entry (spares the idle check one)
         self.max_deaths = max_deaths
         self.ledger_days = ledger_days
         self._next_prune = 0.0                  # monotonic time of the next ledger pruning round
@@ -274,7 +275,7 @@ class Worker:
             self._reports = []
         if not self._reports:
             self._reports_since = time.monotonic()
-        if not self._work and not self.spool.pending():
+        if not self._work and (self._spool_empty or not self.spool.pending()):
             try:
                 self.store.checkpoint(IDLE_SYNC)     # idle: make the last commits' files durable
             except Exception:  # noqa: BLE001 - the journals stay; tried again next round
@@ -308,7 +309,9 @@ class Worker:
         While deadline work waits it returns after one batch (0.0)."""
         while not self._stop.is_set():
             names = []
-            for name in self.fair.order(self.spool.pending(), self.spool.sender_of):
+            waiting = self.spool.pending()
+            self._spool_empty = not waiting
+            for name in self.fair.order(waiting, self.spool.sender_of):
                 wait = self._not_before.get(name, 0) - time.monotonic()
                 if wait > 0:
                     if not names:

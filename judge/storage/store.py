@@ -119,6 +119,7 @@ class Store:
         self._mine: tuple = ()                    # the journal's state after this writer's last change
         self._ledger_unsynced = False
         self._seq_fd: int | None = None
+        self._seq_read: int | None = None
         self._unsynced: set[Path] = set()
         # lazy_sync: files committed (in the journal) but not yet written: rel -> (bytes or None, content)
         self._dirty: dict[str, tuple[bytes | None, dict | None]] = {}
@@ -243,11 +244,14 @@ class Store:
         return sorted(out)
 
     def version(self) -> str:
-        """A token that changes with every commit (by any process)."""
-        try:
-            return (self.root / "seq").read_text().strip()
-        except FileNotFoundError:
-            return ""
+        """A token that changes with every commit (by any process): the file
+        ``seq``, always written in place (read through a kept descriptor)."""
+        if self._seq_read is None:
+            try:
+                self._seq_read = os.open(self.root / "seq", os.O_RDONLY)
+            except FileNotFoundError:
+                return ""
+        return os.pread(self._seq_read, 64, 0).decode("ascii", "replace").strip()
 
     def _read(self, rel: str):
         if self._dirty:
@@ -592,6 +596,10 @@ class Store:
 
     def close(self) -> None:
         self.checkpoint()
+        for fd in (self._seq_fd, self._seq_read):
+            if fd is not None:
+                os.close(fd)
+        self._seq_fd = self._seq_read = None
         self._log.close()
         self.ledger.close()
         with self._cache_lock:
