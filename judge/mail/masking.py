@@ -304,9 +304,12 @@ def words_after_games(line: str, is_game, damaged_only: bool = False) -> set[str
     counts too; with ``damaged_only``, only such a name
     (in a player's talk, ``I think fz seems fun``, a plain name masks nothing: issue 18)."""
     found = set()
-    for words, hurt in ((_tokens(line), False), (_tokens(line, damage_splits=False), True)):
+    for hurt in (False, True):
         if damaged_only and not hurt:
             continue
+        if hurt and not _DAMAGE.search(unicodedata.normalize("NFKC", line)):
+            break                    # no word with damage in it (the words are of the line as NFKC has it)
+        words = _tokens(line, damage_splits=not hurt)
         for k, w in enumerate(words):
             if hurt and not _DAMAGE.search(w):
                 continue
