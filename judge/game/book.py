@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from ..rules.map import province_of
 from ..rules.orders import (
-    Build, BuildPriority, Disband, DisbandPriority, RetreatPreference, Waive,
+    Build, BuildPriority, Convoy, Disband, DisbandPriority, Hold, Move, Retreat, RetreatPreference, Support, Waive,
 )
 from .records import OrderEntry
 
@@ -29,6 +29,8 @@ MAX_REPLACED = 100
 def entry_key(order, phase_kind: str) -> tuple | None:
     """What an order is for: a later entry with the same key replaces it.
     None for a waive (each waive stands alone)."""
+    if type(order) in _UNIT_ORDERS:         # most orders (issue 23: read for every entry, many times a mail)
+        return ("unit", province_of(order.location))
     if isinstance(order, RetreatPreference):
         return ("retreat list", province_of(order.location))
     if isinstance(order, BuildPriority):
@@ -42,6 +44,11 @@ def entry_key(order, phase_kind: str) -> tuple | None:
     if isinstance(order, Disband) and phase_kind != "R":
         return ("remove", province_of(order.location))
     return ("unit", province_of(order.location))
+
+
+_UNIT_ORDERS = frozenset({Hold, Move, Support, Convoy, Retreat})
+"""Order types :func:`entry_key` keys by their unit whatever the phase (none
+is a subclass of the kinds it tells apart first)."""
 
 
 def group_of(order) -> str | None:

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from datetime import datetime, timezone
 
 from ..rules import orders as o
@@ -123,7 +124,17 @@ def reason_from_data(data) -> Reason | None:
 
 def time_to_str(when: datetime | None) -> str | None:
     """A UTC ISO 8601 string (``2025-01-31T12:00:00+00:00``), or None."""
+    if when is not None and when.tzinfo is timezone.utc:
+        return _utc_iso(when)
     return None if when is None else when.astimezone(timezone.utc).isoformat()
+
+
+@functools.lru_cache(maxsize=4096)
+def _utc_iso(when: datetime) -> str:
+    """``when.isoformat()`` of a time in UTC (the judge's own, and every one
+    read back), kept: a game's order entries are written again with every
+    mail, their times unchanged (issue 23: ~40 a mail, 1.3 µs each)."""
+    return when.isoformat()
 
 
 def time_from_str(text: str | None) -> datetime | None:

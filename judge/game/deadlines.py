@@ -290,6 +290,16 @@ def is_complete(game, power: str) -> bool:
     return listed or given >= abs(n)
 
 
+def incomplete(game, powers) -> list[str]:
+    """The powers of ``powers``, in their order, that are not complete
+    (:func:`is_complete`): in a movement or retreat phase those with a unit
+    still without an order, the board read once for them all
+    (:meth:`judge.game.Game.unordered_of`)."""
+    if game.phase.kind == "A":
+        return [p for p in powers if not is_complete(game, p)]
+    return [p for p, left in game.unordered_of(powers).items() if left]
+
+
 def adjustment_status(game, power: str) -> tuple[int, int, bool]:
     """In an adjustment phase, ``(due, ordered, listed)`` for ``power``: the
     builds (positive) or removals (negative) it must or may make, how many of

@@ -177,14 +177,26 @@ class Game(EndOfGame):
     def unordered(self, power: str) -> list[str]:
         """Locations of ``power``'s units still without an order this phase
         (movement: units; retreat: dislodged units; adjustment: empty)."""
+        return self.unordered_of((power,))[power]
+
+    def unordered_of(self, powers) -> dict[str, list[str]]:
+        """:meth:`unordered` of each of ``powers``, the board read once for
+        them all (issue 23: every answer about a game says whose orders are
+        missing)."""
         kind = self.phase.kind
         if kind == "A":
-            return []
-        have = {book.entry_key(e.order, kind) for e in book.active(self.orders.get(power, ()))}
+            return {p: [] for p in powers}
         units = self.position.units if kind == "M" else \
             {p: d.unit for p, d in self.position.dislodged.items()}
-        return sorted(u.location for p, u in units.items()
-                      if u.power == power and ("unit", p) not in have)
+        theirs: dict[str, list] = {p: [] for p in powers}
+        for p, u in units.items():
+            if u.power in theirs:
+                theirs[u.power].append((p, u.location))
+        out = {}
+        for power, held in theirs.items():
+            have = {book.entry_key(e.order, kind) for e in book.active(self.orders.get(power, ()))} if held else ()
+            out[power] = sorted(loc for p, loc in held if ("unit", p) not in have)
+        return out
 
     # ---- orders ------------------------------------------------------------------
     def submit(self, power: str, lines, now: datetime) -> list[Receipt]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, fields, replace
 from datetime import datetime, timedelta
 
 from ..rules.phase import Phase
-from .deadlines import check_keys, grace_end, is_complete, orders_needed, push_past_absences
+from .deadlines import check_keys, grace_end, incomplete, push_past_absences
 from .errors import GameError
 from .notices import GM, Notice, event_key
 from .records import WRITTEN, PhaseRecord, Player
@@ -86,7 +86,7 @@ def holds_up(game, power: str) -> bool:
 def missing_powers(game) -> list[str]:
     """Powers that must order this phase and whose orders are not complete, in
     map order (vacant and abandoned ones too)."""
-    return [p for p in game.map.powers if orders_needed(game, p) and not is_complete(game, p)]
+    return incomplete(game, game.map.powers)
 
 
 def late_notices(game, now: datetime) -> list[Notice]:

@@ -101,16 +101,26 @@ def _norm(line: str) -> str:
     return unicodedata.normalize("NFKC", clean_line(line)).strip()
 
 
+_STARTS = frozenset(w[0] for w in _PRESS + _BROADCAST)
+_END_STARTS = frozenset(w[0] for w in _END)
+"""The first characters of the press words: a line that starts otherwise
+(most lines: orders, commands) is read no further (issue 23)."""
+
+
 def is_press_start(line: str) -> bool:
     """Whether ``line`` opens a press block."""
     text = _norm(line)
     up = text.upper()
+    if up[:1] not in _STARTS and text[:1] not in _STARTS:
+        return False
     return any(up == w or up.startswith(w + " ") or (not w.isascii() and text.startswith(w))
                for w in _PRESS + _BROADCAST) and not is_press_end(line)
 
 
 def is_press_end(line: str) -> bool:
     text = _norm(line).upper().rstrip(".")
+    if text[:1] not in _END_STARTS:
+        return False
     return any(text == w or (not w.isascii() and text.startswith(w)) for w in _END)
 
 

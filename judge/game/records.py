@@ -81,8 +81,22 @@ class OrderEntry:
     state only: :mod:`judge.game.replaced`)."""
 
     def to_dict(self) -> dict:
-        return {"text": self.text, "order": order_to_dict(self.order), "source": self.source,
+        return {"text": self.text, "order": self._order_dict(), "source": self.source,
                 "replaced": self.replaced, "received": time_to_str(self.received)}
+
+    def _order_dict(self) -> dict:
+        """``order_to_dict(self.order)``, new each time (dict and lists); one
+        of plain values and lists of strings (a move's route) is made once
+        and copied after (issue 23: a game's current entries are written again
+        with every mail; the entry is frozen, its order too)."""
+        kept = self.__dict__.get("_order_data")
+        if kept is not None:
+            return {k: v.copy() if type(v) is list else v for k, v in kept.items()}
+        data = order_to_dict(self.order)
+        if all(type(v) is list and all(type(x) is str for x in v) or not isinstance(v, (list, dict))
+               for v in data.values()):
+            self.__dict__["_order_data"] = {k: v.copy() if type(v) is list else v for k, v in data.items()}
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "OrderEntry":

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from .deadlines import (
-    grace_end, is_complete, next_deadline, orders_needed, push_past_absences, reminder_times, reminders_due,
+    grace_end, incomplete, next_deadline, orders_needed, push_past_absences, reminder_times, reminders_due,
     whole_minute,
 )
 from .errors import GameError
@@ -112,7 +112,7 @@ def ready(game) -> bool:
     if not any(playing(game, p) for p in needed):
         return False
     held = game.schedule.wait | game.schedule.to_confirm
-    return bool(needed) and not (set(needed) & held) and all(is_complete(game, p) for p in needed)
+    return bool(needed) and not (set(needed) & held) and not incomplete(game, needed)
 
 
 def orders_in(game) -> bool:

@@ -49,7 +49,6 @@ import logging
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from functools import cache
 
 from ..config import Config
 from ..game.game import NAME_RE
@@ -208,7 +207,7 @@ class MailHandler:
         """The session of ``mail``: who asks, and the judge's defaults."""
         cfg = self.cfg
 
-        @cache
+        @_once
         def verified() -> str:
             how = verified_by(mail.raw, mail.sender, believed_authserv_ids(cfg), self.dnsfunc)
             log.info("mail %s from %s: %s", mail.key, mail.sender,
@@ -216,8 +215,8 @@ class MailHandler:
             return how
 
         asker = Asker(mail.sender, mail.reply_to, mail.key, mail.text, "anyone", verified=verified,
-                      written=cache(lambda: detect_language(mail.text, mail.charset)),
-                      script=cache(lambda: chinese_script(mail.text)))
+                      written=_once(lambda: detect_language(mail.text, mail.charset)),
+                      script=_once(lambda: chinese_script(mail.text)))
         defaults = Defaults(cfg.judge.timezone, cfg.judge.language,
                             cfg.senders.default_auth(cfg.inbound.transport), cfg.templates_dir)
         return Session(db, now, asker, defaults, self.games)
@@ -420,6 +419,18 @@ def _talk(line: str) -> bool:
     a damaged sign-on word (``SI\ufffdGN``, ``登\ufffd``) is not plain."""
     first = line.split()[0] if line.split() else ""
     return first.isascii() and first.isalpha() and not read_commands(first)
+
+
+def _once(make):
+    """``make`` called at the first call only, its result kept (``functools.cache``
+    without the wrapper it builds: three a mail, issue 23)."""
+    kept = []
+
+    def once():
+        if not kept:
+            kept.append(make())
+        return kept[0]
+    return once
 
 
 def _is_signon(line: str) -> bool:

@@ -324,6 +324,7 @@ def _secrets(body: _Body, subject: str) -> frozenset[str]:
     known, so that it is masked wherever the answer quotes it."""
     found = set(line_secrets(subject))
     label = _CHARSET_SUPERSET.get(body.charset, body.charset)
+    lines: dict[str, None] = {}           # each line read once: most lines decode alike in every charset
     for charset in dict.fromkeys((label, "utf-8", "gb18030", "big5hkscs")):
         try:
             text = body.data.decode(charset, errors="replace")
@@ -331,8 +332,9 @@ def _secrets(body: _Body, subject: str) -> frozenset[str]:
             continue
         if body.html:
             text = html_module.unescape(_TAGS.sub("\n", text))
-        for line in text.splitlines():
-            found |= line_secrets(line)
+        lines.update(dict.fromkeys(text.splitlines()))
+    for line in lines:
+        found |= line_secrets(line)
     return frozenset(found)
 
 

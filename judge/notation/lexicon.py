@@ -328,21 +328,19 @@ class Lexicon:
             not self._known_at(s, i + 1, loose=False)
 
     def _latin(self, s: str, i: int, out: list[Token], paren: bool) -> int:
-        # words from i, joined only by " . ' _" or an unspaced "-"
+        # words from i, joined only by " . ' _" or an unspaced "-"; names of two or more words:
+        # later words must not be order words, so the words end before the first later one that is
         spans = []
         j = i
         while len(spans) < MAX_WORDS:
             e = _word_end(s, j)
-            if e == j:
+            if e == j or (spans and s[j:e] in EN_WORDS):
                 break
             spans.append((j, e))
             j = _JOIN_SEP.match(s, e).end()
         words = [s[a:b] for a, b in spans]
         prev_loc = _last_loc(out)
-        # names of two or more words; later words must not be order words
         for k in range(len(words), 1, -1):
-            if any(w in EN_WORDS for w in words[1:k]):
-                continue
             key = "".join(words[:k])
             end = spans[k - 1][1]
             if key in self.latin:

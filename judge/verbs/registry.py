@@ -404,6 +404,10 @@ _EN = {w: v for v in VERBS for w in v.en + v.veterans if " " not in w}
 _PHRASES = {w: v for v in VERBS for w in v.veterans if " " in w and not w.startswith("SET ")}
 _EN_SET = {w.split(maxsplit=1)[1]: v for v in VERBS for w in v.en + v.veterans if w.startswith("SET ")}
 _ZH_WORDS = sorted(((w, v) for v in VERBS for w in v.zh), key=lambda x: -len(x[0]))
+_ZH_BY_FIRST = {c: tuple(x for x in _ZH_WORDS if x[0][0] == c) for c in {w[0] for w, _ in _ZH_WORDS}}
+""":data:`_ZH_WORDS` by their first character (longest first in each): a
+line is tried only against the words that start as it does (issue 23: an
+order line had been tried against all 124 of them)."""
 ENGLISH_WORDS = tuple(w for v in VERBS for w in v.en)
 """Every English command word of this judge (``SET`` words as ``"SET
 WORD"``); the veterans' forms are the README table's."""
@@ -497,7 +501,7 @@ def read_command(line: str) -> CommandLine | None:
         return _veteran(words, line, "VOTE DRAW")       # DPjudge's draw vote
     if first in _EN and (_EN[first].name != "our_way" or len(words) <= 3):
         return _line(_EN[first], words[1:], line)
-    for word, verb in _ZH_WORDS:
+    for word, verb in _ZH_BY_FIRST.get(text[0], ()):
         if text.startswith(word):
             return _line(verb, text[len(word):].lstrip(" :").split(), line)
     return None
