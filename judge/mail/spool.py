@@ -246,8 +246,9 @@ class Spool:
         spaces to its last length), so a killed process leaves the last note whole."""
         data = json.dumps({"batch": self._batch, "alone": self._alone, "current": current,
                            "stage": stage}).encode()
-        if self._note_fd is None:
-            self._note_fd, self._note_len = os.open(self.inflight_path, os.O_RDWR | os.O_CREAT, 0o600), 0
+        if self._note_fd is None:           # the file stays between batches and runs: pad over what is there
+            self._note_fd = os.open(self.inflight_path, os.O_RDWR | os.O_CREAT, 0o600)
+            self._note_len = os.fstat(self._note_fd).st_size
         os.pwrite(self._note_fd, data.ljust(self._note_len), 0)
         self._note_len = max(self._note_len, len(data))
 
