@@ -372,6 +372,32 @@ def test_game_round_trip_with_the_history_apart(root):
     assert load_game(store, "other") is None
 
 
+def test_a_games_live_state_is_made_of_json_values_only(root):
+    """save_game hands the store the live state without a copy (``owned``):
+    it must read back equal — lists, not tuples; string keys — and be made
+    anew each time (no part shared with the game or an earlier state)."""
+    game = played_game()
+    game.future = {"F1902M": {"France": ["A Par - Bur"]}}
+    game.observers["watcher@example.org"] = "en"
+    live = game.live_dict()
+    assert json.loads(json.dumps(live)) == live
+    again = game.live_dict()
+
+    def containers(doc, path=()):
+        if isinstance(doc, (dict, list)):
+            yield path, doc
+            for k, v in (doc.items() if isinstance(doc, dict) else enumerate(doc)):
+                yield from containers(v, path + (k,))
+    shared = {path for (path, a), (_p, b) in zip(containers(live), containers(again)) if a is b}
+    assert shared == set() or shared <= {("future",), ("future", "F1902M"), ("future", "F1902M", "France")}
+    store = Store(root, lazy_sync=True)
+    with store.transaction() as tx:
+        save_game(tx, game)
+    kept = store.get("games", game.name)                      # the live state itself, until the checkpoint
+    store.checkpoint()
+    assert kept == game.live_dict() == Store(root).get("games", game.name)
+
+
 def test_reading_a_game_reads_no_history_until_asked(root):
     game = played_game()
     store = Store(root)

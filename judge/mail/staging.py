@@ -19,6 +19,7 @@ class Staging:
         self.changes: dict[tuple[str, str], dict | None] = {}
         self._read: dict[tuple[str, str], dict | None] = {}
         self._tables: dict[str, dict[str, dict]] = {}
+        self._owned: dict[int, dict] = {}        # id -> document handed over (see put)
 
     @property
     def store(self):
@@ -51,8 +52,13 @@ class Staging:
         """The store's append-only file (:meth:`judge.storage.Store.read_log`)."""
         return self.base.read_log(table, key, length)
 
-    def put(self, table: str, key: str, doc: dict) -> None:
+    def put(self, table: str, key: str, doc: dict, owned: bool = False) -> None:
+        """Stage ``doc`` under ``key``; ``owned``: made for this put alone, of
+        JSON values only (lists, not tuples; string keys), never changed
+        after — the store keeps it as it is instead of a copy."""
         self.changes[(table, key)] = doc
+        if owned:
+            self._owned[id(doc)] = doc
 
     def delete(self, table: str, key: str) -> None:
         self.changes[(table, key)] = None
@@ -70,5 +76,7 @@ class Staging:
         for (table, key), doc in self.changes.items():
             if doc is None:
                 target.delete(table, key)
+            elif id(doc) in self._owned:
+                target.put(table, key, doc, owned=True)
             else:
                 target.put(table, key, doc)

@@ -89,7 +89,7 @@ def save_game(db, game: Game) -> None:
         db.delete("phases", phase_key(name, i))
     _log_replaced(db, game, old)
     live = game.live_dict()
-    db.put("games", name, live)
+    db.put("games", name, live, owned=True)         # made anew, JSON values only (tests/test_storage.py)
     game.history.saved()
     gm = db.get("gm", name)
     row = indexes.catalogue_row(game, db.get("catalogue", name), new[-1][1] if new else None)

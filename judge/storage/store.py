@@ -84,16 +84,19 @@ class Transaction:
     def read_log(self, table: str, key: str, length: int) -> bytes:
         return self._store.read_log(table, key, length)
 
-    def put(self, table: str, key: str, doc: dict) -> None:
+    def put(self, table: str, key: str, doc: dict, owned: bool = False) -> None:
         """Store ``doc`` (a JSON-ready dict, copied now) under ``key``, replacing
-        any document there. Raises StoreError for a non-JSON document or a
-        table/key the store cannot hold."""
+        any document there; ``owned``: ``doc`` was made for this put, of JSON
+        values only, and is never changed after (a game's live state, made
+        anew for each save): kept as it is, not copied (the copy of a game
+        was a twentieth of an order mail's CPU, issue 23). Raises StoreError
+        for a non-JSON document or a table/key the store cannot hold."""
         _check(table, key)
         if not isinstance(doc, dict):
             raise StoreError(f"{table}/{key}: a document must be a dict")
         try:
             text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
-            copy = json.loads(text)
+            copy = doc if owned else json.loads(text)
         except (TypeError, ValueError) as e:
             raise StoreError(f"{table}/{key}: not storable as JSON: {e}") from None
         self.texts[id(copy)] = text                 # the copy lives in changes: its id stays its own
