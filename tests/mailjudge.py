@@ -10,6 +10,7 @@ Used by ``test_gm_by_mail.py`` and ``test_game_flows_by_mail.py``."""
 
 from __future__ import annotations
 
+import copy
 import email
 from datetime import datetime, timezone
 from email import policy
@@ -87,7 +88,8 @@ class Judge:
         return [email.message_from_string(r["raw"], policy=policy.default) for r in self.sent[before:]]
 
     def game(self, name: str = "g") -> dict:
-        return self.store.get("games", name)
+        """The stored game, a copy a test may change (the store's documents are shared)."""
+        return copy.deepcopy(self.store.get("games", name))
 
 
 def started(tmp_path, create: str, game: str = "g") -> Judge:

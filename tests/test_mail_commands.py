@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import email
 import itertools
 from datetime import datetime, timezone
@@ -76,7 +77,8 @@ class Judge:
         return self.mail(frm, body, **kw).get_content().replace("\r\n", "\n")
 
     def game(self, name: str) -> dict:
-        return self.store.get("games", name)
+        """The stored game, a copy a test may change (the store's documents are shared)."""
+        return copy.deepcopy(self.store.get("games", name))
 
 
 @pytest.fixture
