@@ -21,12 +21,23 @@ def test_entries_come_back_in_arrival_order_with_their_bytes(tmp_path):
 
 
 def test_remove_and_clean_tmp(tmp_path):
+    """A processed entry's file is kept in tmp/ and the next entry written
+    over it (shorter: cut to its length); clean_tmp empties tmp/ of
+    half-written entries and spares."""
     spool = Spool(tmp_path)
-    entry = spool.put(b"\r\nx", {})
+    entry = spool.put(b"Subject: a long one\r\n\r\n" + b"x" * 3000, {})
+    spool.remove(entry.name)
+    assert spool.pending() == [] and [p.name for p in (tmp_path / "tmp").iterdir()] == [".spare-0"]
+    inode = (tmp_path / "tmp" / ".spare-0").stat().st_ino
+    short = spool.put(b"\r\nx", {})
+    assert list((tmp_path / "tmp").iterdir()) == [] and (tmp_path / "new" / short.name).stat().st_ino == inode
+    assert spool.read(short.name).raw == b"\r\nx" and spool.read(short.name).meta == short.meta
+    spool.remove(short.name)
     (tmp_path / "tmp" / "half-written").write_bytes(b"junk")
     spool.clean_tmp()
-    spool.remove(entry.name)
     assert spool.pending() == [] and list((tmp_path / "tmp").iterdir()) == []
+    again = spool.put(b"\r\ny", {})                 # no spare left: a new file
+    assert spool.read(again.name).raw == b"\r\ny"
 
 
 def test_failures_are_counted_then_the_entry_is_shunted_and_sent_back(tmp_path):

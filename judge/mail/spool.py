@@ -98,6 +98,8 @@ def _address(head, name: str) -> str:
 
 
 ADDRESS_CHARS = 2000
+SPARES = 8
+"""Processed entries' files kept in ``tmp/`` to write new entries over."""
 
 
 @dataclass(frozen=True)
@@ -124,11 +126,19 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _write_durably(tmp: Path, final: Path, data: bytes) -> None:
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
+def _write_durably(tmp: Path, final: Path, data: bytes, spare: bool = False) -> None:
+    """``data`` into ``tmp`` (``spare``: an entry file already there, written
+    over in place: a file made and removed for every mail makes ext4 look
+    for a free inode past the recently deleted ones, ~0.2 ms of system CPU a
+    mail here), synced, renamed to ``final``, its folder synced."""
+    fd = os.open(tmp, os.O_WRONLY | (0 if spare else os.O_CREAT | os.O_TRUNC), 0o600)
+    try:
+        os.pwrite(fd, data, 0)
+        if spare:
+            os.ftruncate(fd, len(data))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
     os.rename(tmp, final)
     _fsync_dir(final.parent)
 
@@ -151,9 +161,14 @@ class Spool:
         self._note_fd: int | None = None
         self._note_len = 0
         self._resend_seen = -1                   # the resend folder's mtime when last found empty
+        self._spares: list[str] = []              # processed entries' files in tmp/, to write new ones over
+        self._spare_seq = itertools.count()
 
     def clean_tmp(self) -> None:
-        """Remove half-written entries left by a crash (call once at start, before any put)."""
+        """Remove half-written entries left by a crash, and spare files (call
+        once at start, before any put)."""
+        with self._lock:
+            self._spares.clear()
         for p in self.tmp.iterdir():
             p.unlink(missing_ok=True)
 
@@ -178,7 +193,9 @@ class Spool:
 
     def _write(self, name: str, meta: dict, raw: bytes) -> None:
         head = json.dumps(meta, ensure_ascii=True, sort_keys=True).encode() + b"\n"
-        _write_durably(self.tmp / name, self.new / name, head + raw)
+        with self._lock:
+            spare = self._spares.pop() if self._spares else None
+        _write_durably(self.tmp / (spare or name), self.new / name, head + raw, spare is not None)
 
     def pending(self) -> list[str]:
         """Names of the entries in ``new/``, oldest first."""
@@ -205,8 +222,20 @@ class Spool:
             return "", ""
 
     def remove(self, name: str) -> None:
-        """Forget a processed entry (after its commit)."""
-        (self.new / name).unlink(missing_ok=True)
+        """Forget a processed entry (after its commit): its file leaves ``new/``,
+        kept in ``tmp/`` for a next entry to be written over (at most
+        :data:`SPARES`; ``tmp/`` is emptied at start)."""
+        with self._lock:
+            spare = f".spare-{next(self._spare_seq)}" if len(self._spares) < SPARES else None
+        if spare is None:
+            (self.new / name).unlink(missing_ok=True)
+            return
+        try:
+            os.rename(self.new / name, self.tmp / spare)
+        except FileNotFoundError:
+            return
+        with self._lock:
+            self._spares.append(spare)
 
     def record_failure(self, entry: SpoolEntry, error: str, counted: bool = False) -> SpoolEntry:
         """Record a failed attempt and its ``error`` in the entry's metadata
@@ -246,8 +275,9 @@ class Spool:
         spaces to its last length), so a killed process leaves the last note whole."""
         data = json.dumps({"batch": self._batch, "alone": self._alone, "current": current,
                            "stage": stage}).encode()
-        if self._note_fd is None:
-            self._note_fd, self._note_len = os.open(self.inflight_path, os.O_RDWR | os.O_CREAT, 0o600), 0
+        if self._note_fd is None:           # the file stays between batches and runs: pad over what is there
+            self._note_fd = os.open(self.inflight_path, os.O_RDWR | os.O_CREAT, 0o600)
+            self._note_len = os.fstat(self._note_fd).st_size
         os.pwrite(self._note_fd, data.ljust(self._note_len), 0)
         self._note_len = max(self._note_len, len(data))
 
