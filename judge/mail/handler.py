@@ -154,7 +154,7 @@ class MailHandler:
                         break
                     r.orders.append(line.strip())
                     if len(line.split()) > 2:          # a misspelt SIGNON/JOIN may hold a password
-                        r.secrets |= secrets_of(None, (), line, suggest_command(line)) | \
+                        r.secrets |= secrets_of(None, (), line) | \
                             _after_games(s, line, damaged_only=_talk(line))
                 elif r.noise < MAX_NOISE:
                     r.noise += 1

@@ -66,7 +66,7 @@ def line_language(line: str) -> str | None:
         return None
     if read_command(text) is not None:
         return "zh" if is_cjk(text[0]) else "en"
-    cjk = sum(1 for c in text if is_cjk(c))
+    cjk = 0 if text.isascii() else sum(1 for c in text if is_cjk(c))
     latin = len(_LATIN_WORD.findall(text))
     if cjk > latin:
         return "zh"
