@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Callable
 
 from ..maps import load_map
-from ..rules import adjudicate_adjustments, adjudicate_movement, adjudicate_retreats
+from ..rules import adjudicate_adjustments, adjudicate_retreats, order_refusal
 from ..rules.map import Map, province_of
 from ..rules.orders import (
     ILLEGAL, SUCCEEDS, Build, BuildPriority, Convoy, Disband, DisbandPriority, Hold, Move,
@@ -263,8 +263,7 @@ class Game(EndOfGame):
             return None if house.priority_lists else game_refusal("priority_lists_off")
         if kind == "M":
             if isinstance(order, MOVEMENT_ORDERS):
-                return _illegal(adjudicate_movement(self.map, pos, {power: [order]},
-                                                    self.settings.rule_options).results[0])
+                return order_refusal(self.map, pos, power, order, self.settings.rule_options)
             if isinstance(order, ADJUSTMENT_ORDERS) and house.combined_orders:
                 return self._combined_adjustment_refusal(power, order)
             if isinstance(order, ADJUSTMENT_ORDERS):

@@ -172,6 +172,19 @@ def adjudicate_movement(game_map: Map, position: Position,
     return _Movement(game_map, position, orders, rules).run()
 
 
+def order_refusal(game_map: Map, position: Position, power: str, order: Order,
+                  rules: RuleOptions = DEFAULT_RULES) -> Reason | None:
+    """Why ``order`` of ``power`` would be ILLEGAL in a movement phase on
+    ``position`` (DATC 4.E.1, 6.A, 6.B.1-6.B.3, 6.D.32: no such unit, another
+    power's, the wrong type, an unreachable destination, no fleet to convoy,
+    a support of itself, a convoy off the sea), or None — the verdict
+    :func:`adjudicate_movement` gives it alone: its checks of the orders taken
+    in, decided before any resolution, without resolving the phase (a judge
+    checks each order of a mail as it comes: issue 23). Never raises."""
+    result = _Movement(game_map, position, {power: [order]}, rules).results[0]
+    return result.reason if result.outcome == ILLEGAL else None
+
+
 class _Movement:
     """One adjudication: :meth:`__init__` takes the orders in and checks them,
     :meth:`_match` ties supports and convoys to the orders they name, :meth:`resolve`
