@@ -1,0 +1,58 @@
+"""The embedded listener's reading of ``MAIL FROM``/``RCPT TO`` addresses
+(:class:`judge.mail.inbound_smtp._SMTP`, issue 23) answers as aiosmtpd's own
+does, on addresses as clients write them and as they should not; and a mail
+sent through the listener is spooled with them."""
+
+from __future__ import annotations
+
+import smtplib
+import threading
+
+import pytest
+from aiosmtpd.smtp import SMTP
+
+from judge.mail.inbound_smtp import SmtpInbound, _SMTP
+from judge.mail.spool import Spool
+
+ADDRESSES = [
+    "", "<>", "<a@b.example>", "a@b.example", " <a@b.example> SIZE=100", "<a@b.example> BODY=8BITMIME",
+    "<\"quoted local\"@b.example>", "<a.b+c@sub.b.example>", "<@route:a@b.example>", "<a@[127.0.0.1]>",
+    "<a@b.example", "a@", "@b.example", "<a b@c.example>", "<" + "x" * 70 + "@b.example>", "<ü@b.example>",
+    "<a@b.example> <c@d.example>", "<<a@b.example>>", "a@b.example SIZE=1", "<a@@b.example>", " ", "<\r\n>",
+    "<a@b.example>\t", "(comment) a@b.example", "<a@b.example (comment)>",
+]
+
+
+@pytest.mark.parametrize("limit", [0, 64])
+def test_the_listeners_address_reading_is_aiosmtpds(limit):
+    ours, theirs = _SMTP(object()), SMTP(object())
+    ours.local_part_limit = theirs.local_part_limit = limit
+    def outcome(session, arg):
+        try:
+            return session._getaddr(arg)
+        except Exception as e:  # noqa: BLE001 - the email parser's own failures must be the same too
+            return type(e)
+    for arg in ADDRESSES:
+        assert outcome(ours, arg) == outcome(theirs, arg), arg
+
+
+def test_a_mail_through_the_listener_is_spooled_with_its_envelope(tmp_path):
+    spool = Spool(tmp_path / "spool")
+    woke = threading.Event()
+    inbound = SmtpInbound(spool, woke.set, "127.0.0.1", 0, 1_000_000)
+    inbound.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", inbound.port, timeout=10) as s:
+            refused = s.sendmail("Player@Example.org", ["judge@example.test"],
+                                 b"From: player@example.org\r\nMessage-ID: <e@x>\r\n\r\nHELP\r\n")
+        assert refused == {} and woke.wait(5)
+        [name] = spool.pending()
+        entry = spool.read(name)
+        assert entry.meta["mail_from"] == "Player@Example.org" and entry.meta["rcpt_tos"] == ["judge@example.test"]
+        assert entry.key == "e@x" and entry.raw.endswith(b"HELP\r\n")
+        with smtplib.SMTP("127.0.0.1", inbound.port, timeout=10) as s:
+            s.ehlo()
+            code, _ = s.docmd("MAIL FROM:<a@@b.example>")
+        assert code == 553                              # aiosmtpd's answer to an unreadable address
+    finally:
+        inbound.stop()
