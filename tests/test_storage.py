@@ -547,3 +547,29 @@ def test_a_commit_writes_each_file_as_encode_would(root):
     texts = {id(doc): json.dumps(doc, ensure_ascii=False, separators=(",", ":"))}
     assert _encode_file(content, texts, False) == atomic.encode(content)
     assert _encode_file(doc, texts, True) == atomic.encode(doc) and _encode_file(other, {}, True) == atomic.encode(other)
+
+
+def test_a_checkpoint_that_fails_leaves_the_commits_in_the_journal(root, monkeypatch, caplog):
+    """The running judge writes a commit's files at its checkpoint: a full
+    disk there does not fail the commit that ran it (durable in its journal),
+    readers see every commit, and the next checkpoint writes the files."""
+    from judge.storage import store as store_module
+    monkeypatch.setattr(store_module, "CHECKPOINT_COMMITS", 2)
+    store = Store(root, lazy_sync=True)
+    with store.transaction() as tx:
+        tx.put("games", "g", {"v": 1})
+
+    def full(src, dst):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(atomic.os, "replace", full)
+    with store.transaction() as tx:                  # its checkpoint fails: the commit stands
+        tx.put("games", "g", {"v": 2})
+        tx.put("ledger", "m", {"status": "done"})
+    assert "checkpoint failed" in caplog.text and journal.pending(root / "journal") == 2
+    assert store.get("games", "g") == {"v": 2} and Store(root).get("games", "g") == {"v": 2}
+    assert not (root / "games" / "g" / "game.json").exists()
+    monkeypatch.undo()
+    store.checkpoint()
+    assert journal.pending(root / "journal") == 0
+    assert json.loads((root / "games" / "g" / "game.json").read_text())["live"]["game"] == {"v": 2}
+    assert Store(root).get("ledger", "m") == {"status": "done"}

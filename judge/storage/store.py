@@ -39,6 +39,7 @@ import contextlib
 import fcntl
 import sqlite3
 import json
+import logging
 import os
 import threading
 import time
@@ -53,6 +54,8 @@ from .. import faults
 from . import journal, layout
 from .ledger import Ledger, ops_of
 from .atomic import AtomicJSONStorage, atomic_write, encode, fsync_dir, fsync_path, remove_temps
+
+log = logging.getLogger("judge.storage")
 
 CACHE_BYTES = 8 * 1024 * 1024
 """Parsed files kept in memory, counted by their size on disk."""
@@ -521,7 +524,11 @@ class Store:
             self._unsynced.update(self.root / rel for rel, _data, _o in encoded[:len(appends)])
             self._ledger_unsynced |= bool(ops)
             if self._pending >= CHECKPOINT_COMMITS or time.monotonic() - self._since > CHECKPOINT_SECONDS:
-                self._checkpoint()
+                try:
+                    self._checkpoint()
+                except OSError as e:        # this commit is durable in the journal: the files wait
+                    log.warning("store %s: the checkpoint failed (%s); the journal keeps the commits "
+                                "and the next checkpoint writes them", self.root, e.strerror or e)
         except OSError as e:
             raise StoreError(f"{self.root}: cannot write: {e.strerror or e}") from None
         except sqlite3.Error as e:
