@@ -29,6 +29,12 @@ digest) and this prints, per N:
   from that command's own time (3 x its duration, at least 3 s);
 - ``rss``: the daemon's resident memory at the end (MB).
 
+The first line gives the load average and the machine's pace at the start,
+the last line its pace at the end: the CPU seconds of a fixed pure-Python
+loop (:func:`pace`; 0.29 s at a good moment of the 2-core VM these figures
+come from, 0.83 s minutes later: its host's load changes what a CPU second
+buys, and every CPU figure with it).
+
 Then, on the largest N: one power's orders sent ``--resends`` times in one
 phase (each mail replaces the last): CPU per mail and ``game.json``'s size
 by tenths. Then ``LIST`` at ``--list-games`` games in the catalogue (1 %
@@ -145,6 +151,16 @@ def send_one(judge: Judge, raw: bytes, check: bytes | None = None) -> tuple[floa
         if check not in reply:
             raise SystemExit("a mail was not answered as it should be:\n" + reply.decode(errors="replace")[:3000])
     return smtp, (done - t) * 1000
+
+
+def pace() -> float:
+    """CPU seconds of a fixed pure-Python loop (5,000,000 additions): the
+    machine's speed at the moment (a shared VM's varies by half), to read
+    CPU figures of different runs against each other."""
+    t, total = time.process_time(), 0
+    for i in range(5_000_000):
+        total += i
+    return time.process_time() - t
 
 
 def pct(values: list[float], p: float) -> float:
@@ -315,7 +331,8 @@ def main() -> int:
         return storm.run(args.storm)
     counts = [int(x) for x in args.games.split(",")]
     print(f"load average at start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); "
-          f"PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r}", flush=True)
+          f"PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r}; "
+          f"this machine's pace now: {pace():.2f} s", flush=True)
     now = datetime.now(timezone.utc)
     work = Path(tempfile.mkdtemp(prefix="judge-scale-"))
     tpl = scalefill.template(work / "template", now)
@@ -363,7 +380,8 @@ def main() -> int:
         shutil.rmtree(folder, ignore_errors=True)
     shutil.rmtree(work, ignore_errors=True)
     lo, hi = min(cpu_by_n), max(cpu_by_n)
-    print(f"cpu per order mail, {hi} games / {lo} game{'s' if lo > 1 else ''}: {cpu_by_n[hi] / cpu_by_n[lo]:.2f}")
+    print(f"cpu per order mail, {hi} games / {lo} game{'s' if lo > 1 else ''}: {cpu_by_n[hi] / cpu_by_n[lo]:.2f}; "
+          f"this machine's pace at the end: {pace():.2f} s")
     return 0
 
 
