@@ -573,3 +573,23 @@ def test_a_checkpoint_that_fails_leaves_the_commits_in_the_journal(root, monkeyp
     assert journal.pending(root / "journal") == 0
     assert json.loads((root / "games" / "g" / "game.json").read_text())["live"]["game"] == {"v": 2}
     assert Store(root).get("ledger", "m") == {"status": "done"}
+
+
+def test_the_running_judges_checkpoint_comes_after_so_many_files_to_write(root):
+    """A storm of deadlines dirties a dozen files a game: the running judge
+    writes them once CHECKPOINT_FILES wait (a checkpoint pauses the worker;
+    a small one pauses it less), and keeps fewer in its journal."""
+    from judge.storage.store import CHECKPOINT_COMMITS, CHECKPOINT_FILES
+    store = Store(root, lazy_sync=True)
+    per_commit = 8
+    commits = CHECKPOINT_FILES // per_commit
+    assert commits < CHECKPOINT_COMMITS
+    for c in range(commits):
+        with store.transaction() as tx:
+            for i in range(per_commit):
+                tx.put("phases", f"g{c}/{i:04d}", {"phase": "S1901M", "i": i})
+    assert journal.pending(root / "journal") == 0                    # written at the last commit
+    assert json.loads((root / "games" / "g0" / "phases" / "0000.json").read_text()) == {"phase": "S1901M", "i": 0}
+    with store.transaction() as tx:
+        tx.put("phases", "h/0000", {"phase": "S1901M"})
+    assert journal.pending(root / "journal") == 1 and not (root / "games" / "h").exists()

@@ -19,7 +19,8 @@ running judge's store) a commit writes its journal frame, its appends and
 its ledger rows only; the files it changed are kept in memory and written,
 each once however many commits changed it, and synced by
 :meth:`Store.checkpoint` (at the latest after :data:`CHECKPOINT_COMMITS`
-commits or :data:`CHECKPOINT_SECONDS`, and when the judge is idle), which
+commits, :data:`CHECKPOINT_FILES` files to write or
+:data:`CHECKPOINT_SECONDS`, and when the judge is idle), which
 then empties the journal — until then a crash or power cut is repaired
 from it. A replaced file costs a new inode, ~0.5 ms of system CPU on this
 ext4 (issue 23): a game's file and an outbox shard, rewritten by every
@@ -61,7 +62,11 @@ CACHE_BYTES = 8 * 1024 * 1024
 """Parsed files kept in memory, counted by their size on disk."""
 CHECKPOINT_COMMITS = 64
 CHECKPOINT_SECONDS = 1.0
-"""With ``lazy_sync``: files synced and journals removed at least this often."""
+CHECKPOINT_FILES = 64
+"""With ``lazy_sync``: files written and synced and journals removed at least
+this often (after so many commits, seconds, or files waiting to be written: a
+storm of deadlines dirties a dozen files a game, and a checkpoint is a pause
+of the worker)."""
 
 
 class StoreError(Exception):
@@ -523,7 +528,8 @@ class Store:
             self._mine = self._log.state()
             self._unsynced.update(self.root / rel for rel, _data, _o in encoded[:len(appends)])
             self._ledger_unsynced |= bool(ops)
-            if self._pending >= CHECKPOINT_COMMITS or time.monotonic() - self._since > CHECKPOINT_SECONDS:
+            if self._pending >= CHECKPOINT_COMMITS or len(self._dirty) >= CHECKPOINT_FILES \
+                    or time.monotonic() - self._since > CHECKPOINT_SECONDS:
                 try:
                     self._checkpoint()
                 except OSError as e:        # this commit is durable in the journal: the files wait
