@@ -108,6 +108,30 @@ def test_the_ledger_is_partitioned_by_week_and_expires_whole_weeks(root):
     assert Store(root).get("ledger", "<d88m0@x>")["status"] == "done"           # another reader
 
 
+
+def test_a_ledger_lookup_asks_the_weeks_newest_first_in_few_statements(root, monkeypatch):
+    """A lookup reads every live week's key index in ONE statement (so many at
+    a time): the newest week that holds the key wins, in every group of
+    weeks and across them."""
+    from judge.storage import ledger
+    store = Store(root)
+    with store.transaction() as tx:
+        for day in range(0, 120, 7):
+            tx.put("ledger", f"<d{day}@x>", {"status": "done", "at": (T0 - timedelta(days=day)).isoformat()})
+            tx.put("ledger", "<again@x>", {"status": f"day {day}", "at": (T0 - timedelta(days=day)).isoformat()})
+    assert len(store.ledger.weeks()) >= 17
+    statements = []
+    store.ledger._db().set_trace_callback(statements.append)
+    assert store.get("ledger", "<again@x>")["status"] == "day 0" and store.get("ledger", "<nope@x>") is None
+    assert len([s for s in statements if s.startswith("SELECT doc")]) == 2
+    monkeypatch.setattr(ledger, "WEEKS_A_STATEMENT", 4)
+    assert store.get("ledger", "<again@x>")["status"] == "day 0"
+    assert all(store.get("ledger", f"<d{day}@x>")["at"] == (T0 - timedelta(days=day)).isoformat()
+               for day in range(0, 120, 7))
+    with store.transaction() as tx:
+        tx.delete("ledger", "<again@x>")
+    assert store.get("ledger", "<again@x>") is None
+
 def test_put_copies_the_document(root):
     store = Store(root)
     doc = {"a": [1]}
