@@ -20,6 +20,11 @@ ADDRESSES = [
     "<a@b.example", "a@", "@b.example", "<a b@c.example>", "<" + "x" * 70 + "@b.example>", "<ü@b.example>",
     "<a@b.example> <c@d.example>", "<<a@b.example>>", "a@b.example SIZE=1", "<a@@b.example>", " ", "<\r\n>",
     "<a@b.example>\t", "(comment) a@b.example", "<a@b.example (comment)>",
+    # the listener's fast path (<dot-atom@dot-atom>, then the parameters) and what it must leave alone
+    "<a@b.example>  SIZE=100 ", "<a@b.example>\tBODY=8BITMIME SIZE=3", "<a@b.example>SIZE=1",
+    "<a@b.example>  (c)", "<a@b.example> (c) X=1", "<a@b.example>\r\n", "<a@b.example>\x0b",
+    "<{=|*~@-a.b-> X", "<a..b@c.example>", "<.a@c.example>", "<a@c..example>", "<a@c.example.>",
+    "<" + "x" * 65 + "@b.example> SIZE=1", "<A.B@C.EXAMPLE>",
 ]
 
 
