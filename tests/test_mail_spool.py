@@ -66,3 +66,43 @@ def test_entry_file_is_one_json_line_then_the_raw_bytes(tmp_path):
     entry = spool.put(b"raw\r\n", {"source": "smtp", "mail_from": "a@x"})
     head, _, rest = (tmp_path / "new" / entry.name).read_bytes().partition(b"\n")
     assert json.loads(head)["mail_from"] == "a@x" and rest == b"raw\r\n"
+
+
+def test_the_plain_header_reading_agrees_with_the_email_parser():
+    """The spool reads a plain header block (``Name: value`` lines, ASCII,
+    CRLF, none folded) without the email parser: key, From and Reply-To must
+    be what the parser's reading gives, on the test mails as clients write
+    them, the fuzz mails, and the shapes the plain reading must leave to the
+    parser (folded, bare LF, 8-bit, encoded words, no body, odd first lines)."""
+    import pathlib
+    import random
+
+    import mailfuzz
+
+    from judge.mail import spool
+
+    def by_parser(raw):
+        plain, spool._PlainHeads.of = spool._PlainHeads.of, lambda raw: None
+        try:
+            return spool._read_heads(raw)
+        finally:
+            spool._PlainHeads.of = plain
+
+    raws = [p.read_bytes() for p in sorted(pathlib.Path(__file__).parent.joinpath("data").rglob("*.eml"))]
+    raws += list(mailfuzz.seeds()) + list(mailfuzz.mails(7, 400))
+    base = (b"From: Ann <ann@x.example>\r\nReply-To: b@y.example\r\nMessage-ID: <m1@x.example>\r\n"
+            b"Subject: orders\r\n\r\nSIGNON g pw\r\n")
+    shapes = [b"Message-ID:\r\n <folded@x.example>\r\n", b"From: a@x.example\n", b"Message-ID: <=?utf-8?q?x?=@x>\r\n",
+              b"From: \xc3\xa4 <a@x.example>\r\n", b"From a@x.example Mon Jan 1\r\n", b"Message-ID :<sp@x>\r\n",
+              b"message-id:<lower@x>   \r\n", b"Reply-To:\t<tab@x.example>\r\n", b"X: a\rb\r\n", b"\r\n",
+              b"From: <first@x.example>\r\nFrom: <second@x.example>\r\n", b"Message-ID: <" + b"x" * 600 + b"@x>\r\n"]
+    rng = random.Random(3)
+    for shape in shapes:
+        raws += [shape + base, base.replace(b"Subject", shape.rstrip(b"\r\n") + b"\r\nSubject", 1), shape]
+    for _ in range(300):
+        lines = base.split(b"\r\n")
+        rng.shuffle(lines)
+        raws.append(b"\r\n".join(lines[:rng.randint(0, len(lines))]) + rng.choice([b"", b"\r\n\r\nbody", b"\n\nbody"]))
+    plain = sum(spool._PlainHeads.of(raw) is not None for raw in raws)
+    assert plain > 100 and len(raws) - plain > 100
+    assert all(spool._read_heads(raw) == by_parser(raw) for raw in raws)
