@@ -187,6 +187,10 @@ def test_maildir_delivery_is_idempotent(tmp_path):
     (tmp_path / "out" / "new" / name).rename(tmp_path / "out" / "cur" / f"{name}:2,S")   # read by a MUA
     t.send("<a@x>", b"Subject: one\r\n\r\nbody\r\n", ["p@x"])
     assert len(list((tmp_path / "out").glob("*/judge-*"))) == 1
+    big = bytes(range(256)) * 4000                     # whole, byte for byte, whatever its size
+    t.send("<b@x>", big, ["p@x"])
+    assert (tmp_path / "out" / "new" / MaildirTransport.file_name("<b@x>")).read_bytes() == big
+    assert not list((tmp_path / "out" / "tmp").iterdir())
 
 
 def test_reply_interface_is_what_the_worker_renders(tmp_path):

@@ -44,6 +44,7 @@ class MaildirTransport:
     def __init__(self, path: Path):
         self.path = Path(path)
         self.box = mailbox.Maildir(self.path, create=True)   # creates tmp/ new/ cur/
+        self._tmp, self._new, self._cur = (f"{self.path}/{d}" for d in ("tmp", "new", "cur"))   # str: no Path a mail
 
     def describe(self) -> str:
         return f"maildir {self.path}"
@@ -54,17 +55,21 @@ class MaildirTransport:
 
     def send(self, message_id: str, raw: bytes, recipients: list[str]) -> None:
         name = self.file_name(message_id)
-        new, cur = self.path / "new", self.path / "cur"
-        if (new / name).exists() or _in_cur(cur, name):
+        new = f"{self._new}/{name}"
+        if os.path.exists(new) or _in_cur(self._cur, name):
             return
-        tmp = self.path / "tmp" / name
+        tmp = f"{self._tmp}/{name}"
         try:
-            with open(tmp, "wb") as f:
-                f.write(raw)
-                f.flush()
-                os.fsync(f.fileno())
-            os.rename(tmp, new / name)
-            fd = os.open(new, os.O_RDONLY | os.O_DIRECTORY)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)   # as open(): the umask decides
+            try:
+                view = memoryview(raw)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.rename(tmp, new)
+            fd = os.open(self._new, os.O_RDONLY | os.O_DIRECTORY)
             try:
                 os.fsync(fd)
             finally:
@@ -76,7 +81,7 @@ class MaildirTransport:
         pass
 
 
-def _in_cur(cur: Path, name: str) -> bool:
+def _in_cur(cur: str, name: str) -> bool:
     """Whether ``cur/`` holds mail ``name`` (with any ``:2,FLAGS`` info). One
     listing, no pattern compiled for each mail as ``Path.glob`` does."""
     try:
