@@ -617,3 +617,43 @@ def test_the_running_judges_checkpoint_comes_after_so_many_files_to_write(root):
     with store.transaction() as tx:
         tx.put("phases", "h/0000", {"phase": "S1901M"})
     assert journal.pending(root / "journal") == 1 and not (root / "games" / "h").exists()
+
+
+def test_the_stores_json_is_the_standard_encoders_reading_for_reading():
+    """Documents are encoded by orjson (the standard encoder for what orjson
+    does not take): the text reads back (with the standard decoder) as the
+    standard encoder's would, on every kind of value the store holds; what
+    is not JSON raises as the standard encoder makes it."""
+    import dataclasses
+    import random
+
+    from judge.storage.atomic import json_copy, json_text
+    rng = random.Random(11)
+    chars = "aZ09 \"\\/\n\t\x00\x1f\x7féü华沙😀\u2028\ufeff"
+
+    def value(depth=0):
+        kind = rng.randrange(9 if depth < 4 else 6)
+        return [lambda: rng.randint(-2 ** 70, 2 ** 70), lambda: rng.random() * 10 ** rng.randint(-30, 30),
+                lambda: "".join(rng.choice(chars) for _ in range(rng.randrange(12))), lambda: None,
+                lambda: rng.random() < 0.5, lambda: rng.randint(-5, 5),
+                lambda: [value(depth + 1) for _ in range(rng.randrange(4))],
+                lambda: {"".join(rng.choice(chars) for _ in range(rng.randrange(6))): value(depth + 1)
+                         for _ in range(rng.randrange(4))},
+                lambda: tuple(value(depth + 1) for _ in range(rng.randrange(3)))][kind]()
+    for _ in range(3000):
+        doc = {"v": value(), 7: "an int key"}
+        standard = json.loads(json.dumps(doc, ensure_ascii=False, separators=(",", ":")))
+        text, copy = json_copy(doc)
+        assert json.loads(text) == standard == copy and json_text(doc) == text
+    assert json.loads(json_text({"deep": [[[[]]]] * 3, "big": 2 ** 100})) == {"deep": [[[[]]]] * 3, "big": 2 ** 100}
+    nested = []
+    for _ in range(400):                                  # deeper than orjson goes: the standard encoder
+        nested = [nested]
+    assert json.loads(json_text(nested)) == nested
+
+    @dataclasses.dataclass
+    class D:
+        x: int = 1
+    for bad in (datetime.now(), D(), {1, 2}, b"bytes", object()):
+        with pytest.raises(TypeError):
+            json_text({"x": bad})

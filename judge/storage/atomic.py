@@ -15,6 +15,7 @@ import os
 import tempfile
 from pathlib import Path
 
+import orjson
 from tinydb.storages import Storage
 
 
@@ -101,5 +102,32 @@ class AtomicJSONStorage(Storage):
 
 
 def encode(data) -> bytes:
-    """``data`` as the store writes it: compact JSON, UTF-8, non-ASCII kept."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    """``data`` as the store writes it: compact JSON, UTF-8, non-ASCII kept
+    (:func:`json_text`)."""
+    return json_text(data).encode("utf-8")
+
+
+_ORJSON = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
+def json_text(data) -> str:
+    """``data`` as compact JSON text (non-ASCII kept), by orjson — a fifth of
+    the standard encoder's time on a game's live state (20 vs 112 us, issue
+    23) — or, for what orjson does not take (an integer past 64 bits, a lone
+    surrogate, a nesting past 254), by the standard encoder; anything that
+    is not JSON (a datetime, a dataclass, a set) raises TypeError or
+    ValueError as the standard encoder does."""
+    return json_copy(data, copy=False)[0]
+
+
+def json_copy(data, copy: bool = True) -> tuple[str, object]:
+    """``(json_text(data), a copy of data read back from it)`` (the copy
+    None without ``copy``). Raises TypeError or ValueError (not JSON)."""
+    try:
+        text = orjson.dumps(data, option=_ORJSON)
+    except TypeError:               # orjson.JSONEncodeError: the standard encoder says what it is
+        pass
+    else:
+        return text.decode("utf-8"), orjson.loads(text) if copy else None
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text, json.loads(text) if copy else None

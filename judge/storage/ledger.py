@@ -28,6 +28,8 @@ import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from .atomic import json_text
+
 FILE = "ledger.sqlite"
 WEEK = 7 * 86400
 _EPOCH_MONDAY = datetime(1970, 1, 5, tzinfo=timezone.utc).timestamp()   # a Monday
@@ -228,8 +230,7 @@ def ops_of(changes: list[tuple[str, dict | None]], now: float | None = None) -> 
             out.append([None, key, None, None])
         else:
             at = stamp_of(doc)
-            out.append([week_of(now if at is None else at), key,
-                        json.dumps(doc, ensure_ascii=False, separators=(",", ":")), at])
+            out.append([week_of(now if at is None else at), key, json_text(doc), at])
     return out
 
 

@@ -54,7 +54,8 @@ from tinydb.table import Table
 from .. import faults
 from . import journal, layout
 from .ledger import Ledger, ops_of
-from .atomic import AtomicJSONStorage, atomic_write, encode, fsync_dir, fsync_path, remove_temps
+from .atomic import (AtomicJSONStorage, atomic_write, encode, fsync_dir, fsync_path, json_copy, json_text,
+                     remove_temps)
 
 log = logging.getLogger("judge.storage")
 
@@ -103,8 +104,8 @@ class Transaction:
         if not isinstance(doc, dict):
             raise StoreError(f"{table}/{key}: a document must be a dict")
         try:
-            text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
-            copy = doc if owned else json.loads(text)
+            text, copy = json_copy(doc, copy=not owned)
+            copy = doc if owned else copy
         except (TypeError, ValueError) as e:
             raise StoreError(f"{table}/{key}: not storable as JSON: {e}") from None
         self.texts[id(copy)] = text                 # the copy lives in changes: its id stays its own
@@ -656,8 +657,7 @@ def _encode_file(content: dict, texts: dict[int, str], record: bool) -> bytes:
         return text.encode("utf-8") if text is not None else encode(content)
     parts = []
     for table, rows in content.items():
-        inner = ",".join(f"{json.dumps(k, ensure_ascii=False)}:"
-                         f"{texts.get(id(doc)) or json.dumps(doc, ensure_ascii=False, separators=(',', ':'))}"
+        inner = ",".join(f"{json.dumps(k, ensure_ascii=False)}:{texts.get(id(doc)) or json_text(doc)}"
                          for k, doc in rows.items())
         parts.append(f"{json.dumps(table, ensure_ascii=False)}:{{{inner}}}")
     return ("{" + ",".join(parts) + "}").encode("utf-8")
