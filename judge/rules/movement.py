@@ -181,7 +181,7 @@ def order_refusal(game_map: Map, position: Position, power: str, order: Order,
     :func:`adjudicate_movement` gives it alone: its checks of the orders taken
     in, decided before any resolution, without resolving the phase (a judge
     checks each order of a mail as it comes: issue 23). Never raises."""
-    result = _Movement(game_map, position, {power: [order]}, rules).results[0]
+    result = _Movement(game_map, position, {power: [order]}, rules, holds=False).results[0]
     return result.reason if result.outcome == ILLEGAL else None
 
 
@@ -190,7 +190,7 @@ class _Movement:
     :meth:`_match` ties supports and convoys to the orders they name, :meth:`resolve`
     decides, :meth:`_outcome` builds the new position and the results."""
 
-    def __init__(self, game_map: Map, position: Position, orders, rules: RuleOptions):
+    def __init__(self, game_map: Map, position: Position, orders, rules: RuleOptions, holds: bool = True):
         self.map = game_map
         self.pos = position
         self.rules = rules
@@ -206,12 +206,13 @@ class _Movement:
         self.sea_moves: list[_Rec] = []   # moves that are (or may be) convoyed
         self.replaced = False       # some order replaced an earlier one
         self.fleet_seas: frozenset[str] | None = None   # seas holding a fleet, when needed
-        self._take_orders(orders)
+        self._take_orders(orders, holds)
 
     # ---- taking orders in ------------------------------------------------------------
-    def _take_orders(self, orders: dict[str, list[Order]]) -> None:
+    def _take_orders(self, orders: dict[str, list[Order]], holds: bool = True) -> None:
         """Check each order (DATC 4.E.1, 6.A) and file it as a hold, move, support
-        or convoy; give each unit left without an order a hold."""
+        or convoy; give each unit left without an order a hold (``holds``: an
+        order's check alone, :func:`order_refusal`, needs none)."""
         units, recs, results, moves, lp = self.pos.units, self.recs, self.results, self.moves, self.lp
         move_to = self.tables.moves
         for power, olist in orders.items():
@@ -245,7 +246,7 @@ class _Movement:
                     self._file_support(rec, order)
                 elif kind is Convoy:
                     self._file_convoy(rec, order)
-        if len(recs) < len(units):
+        if holds and len(recs) < len(units):
             for prov, unit in units.items():
                 if prov not in recs:            # no order: the unit holds
                     recs[prov] = rec = _Rec(unit.power, unit, prov, Hold(unit.type, unit.location))
