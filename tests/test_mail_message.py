@@ -170,3 +170,32 @@ def test_message_key_is_the_message_id_else_a_hash():
 def test_html_to_text_keeps_line_structure():
     assert html_to_text("<ul><li>A Par - Bur</li><li>F Bre - Mao</li></ul>").split() == \
         ["A", "Par", "-", "Bur", "F", "Bre", "-", "Mao"]
+
+
+def test_plain_addresses_are_read_as_the_email_parser_reads_them():
+    """``From``/``Reply-To``/``To`` values written plainly (``a@b``, ``<a@b>``,
+    ``Some Words <a@b>``) are read without :func:`email.utils.parseaddr`;
+    the result must be the parser's, and anything else goes to the parser."""
+    import random
+    from email.utils import getaddresses, parseaddr
+
+    from judge.mail.message import _plain_address
+    common = ["russia@g00000.example", "<a@b.example>", "Ann Lee <ann.lee+dip@mail.example.org>",
+              "x_y-z@sub-1.example", "O'Brien <ob@x.example>"]
+    assert all(_plain_address(v) for v in common)
+    rng = random.Random(9)
+    values, fast = list(common), 0
+    for _ in range(60000):
+        name = rng.choice(["", "Ann ", "Ann Lee ", "A. Lee ", '"Ann" ', "a!b ", "Ann <", "=?utf-8?q?x?= ", "Ann, Bob ",
+                           "Ann (c) "])
+        local = "".join(rng.choice(["a", "b.c", "x+y", ".", "..", "-", "_", "'", "~", "ü", '"q"', " "])
+                        for _ in range(rng.randint(1, 3)))
+        domain = rng.choice(["b.example", "ex-ample.org", "a", "a.b.c", "[1.2.3.4]", "x..y", "-a.b", "a-", "b.example."])
+        address = rng.choice([f"<{local}@{domain}>", f"{local}@{domain}", f"<{local}@{domain}", f"{local}@{domain}>"])
+        values.append(" ".join((name + address + rng.choice(["", " (c)", ",", " x", ", b@c.example"])).split()))
+    for value in values:
+        plain = _plain_address(value)
+        if plain is not None:
+            fast += 1
+            assert plain == parseaddr(value) and [plain] == getaddresses([value]), value
+    assert fast > 300 and len(values) - fast > 5000
