@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import os
+import time
 import tomllib
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
@@ -265,8 +266,14 @@ class Config:
         None: the embedded default, or no such folder."""
         if self.source == "<embedded default>":
             return None
+        key, now = (self.base_dir, self.judge.templates), time.monotonic()
+        seen = self.__dict__.get("_templates_seen")        # (key, when looked, found): asked for every mail
+        if seen is not None and seen[0] == key and now - seen[1] < TEMPLATES_LOOK:
+            return seen[2]
         path = _resolved(self.base_dir / self.judge.templates)
-        return path if (path / "mail").is_dir() else None
+        found = path if (path / "mail").is_dir() else None
+        self.__dict__["_templates_seen"] = (key, now, found)
+        return found
 
     @property
     def store_path(self) -> Path:
@@ -444,6 +451,11 @@ def data_dir_for(data: str | Path | None = None, config: str | Path | None = Non
     if data:
         return Path(data).resolve()
     return load_config(config).data_dir
+
+
+TEMPLATES_LOOK = 5.0
+"""Seconds :attr:`Config.templates_dir` trusts its last look for the folder
+(a folder made while the judge runs is taken within this time)."""
 
 
 @functools.lru_cache(maxsize=64)

@@ -131,15 +131,18 @@ def apply(root: Path, files: list[tuple[str, bytes | None, int | None]], checkpo
     each file (the crash tests' hook: ``journal_applied_record``, ``_table``
     or ``_game``)."""
     for rel, data, offset in files:
-        target = root / rel
+        target = root / rel if offset is None else None     # (a Path only when one is needed)
         if data is None:
             with contextlib.suppress(FileNotFoundError):
                 target.unlink()
                 if durable:
                     fsync_dir(target.parent)
         elif offset is not None:        # an append-only file: write at its offset, cut after
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT, 0o600)
+            try:                        # (its folder made only when missing: one a phase, written each mail)
+                fd = os.open(f"{root}/{rel}", os.O_WRONLY | os.O_CREAT, 0o600)
+            except FileNotFoundError:
+                (root / rel).parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(root / rel, os.O_WRONLY | os.O_CREAT, 0o600)
             try:
                 os.pwrite(fd, data, offset)
                 os.ftruncate(fd, offset + len(data))

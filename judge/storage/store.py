@@ -146,6 +146,7 @@ class Store:
         self._cache_lock = threading.Lock()
         self._on_recovered: dict[str, Callable[[dict[str, dict]], None]] = {}
         self._unapplied: dict[int, list] = {}     # seq -> changes of a commit reported failed
+        self._temps_removed = False               # journal/ looked at for a crash's temporary files
         if self.root.is_file():
             raise StoreError(f"{self.root} is a file, not a store folder (a judge.json of the one-file "
                              f"layout is upgraded with `judge store upgrade`)")
@@ -411,7 +412,10 @@ class Store:
         this writer left it (its own commits, applied: synced at its
         checkpoint). Returns how many frames were applied."""
         try:
-            remove_temps(self.journal_dir)
+            if not self._unapplied and self._log.state() == self._mine and self._temps_removed:
+                return 0
+            remove_temps(self.journal_dir)       # a crash's leftovers: at the first commit, and after a crash
+            self._temps_removed = True
             if not self._unapplied and self._log.state() == self._mine:
                 return 0
             frames = self._log.frames()
