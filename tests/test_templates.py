@@ -4,6 +4,8 @@ the shipped ones; one template tree serves every language."""
 
 from __future__ import annotations
 
+import pytest
+
 from judge.config import load_config
 from judge.text.templates import MAIL_TEMPLATES, render
 
@@ -30,3 +32,26 @@ def test_a_copy_in_the_config_folder_overrides_the_shipped_template(tmp_path):
     # the templates not copied are the shipped ones
     help_subject, _ = render("shunted.txt", "en", cfg.templates_dir, subject="orders")
     assert help_subject == "Re: orders"
+
+
+def test_the_environment_reads_a_dicts_names_as_jinja_does():
+    """``x.name`` of a plain dict is read without Jinja's failed getattr
+    first: the same answers as Jinja's own (a key; a dict's method even when
+    a key has its name; undefined, and an error when used, when missing)."""
+    import collections
+
+    import jinja2
+    from jinja2 import StrictUndefined
+
+    from judge.text.templates import environment
+    ours = environment("en")
+    theirs = jinja2.Environment(undefined=StrictUndefined)
+    source = "{{ d.a }}|{{ d['a'] }}|{{ d.items | string | truncate(20) }}|{{ d.b.c }}|{{ d.get('a') }}|{{ o.real }}"
+    for d in ({"a": 1, "b": {"c": "x"}}, {"a": "華沙", "items": 3, "b": {"c": [1]}},
+              collections.OrderedDict(a=2, b={"c": 0})):
+        context = {"d": d, "o": 5}
+        assert ours.from_string(source).render(**context) == theirs.from_string(source).render(**context)
+    for missing in ("{{ d.nope }}", "{{ d.b.nope }}"):
+        with pytest.raises(jinja2.UndefinedError):
+            ours.from_string(missing).render(d={"b": {}})
+    assert ours.from_string("{{ d.nope is defined }}").render(d={}) == "False"

@@ -57,6 +57,24 @@ def words_for(lang: str, names: str | None = None):
     return words
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class _Environment(Environment):
+    """Jinja's environment, reading ``x.name`` of a plain dict without first
+    trying (and failing) ``getattr`` — the same answer (a dict's own methods,
+    ``x.items``, are still found as methods): a seventh of an order mail's
+    rendering was the AttributeError Jinja raised and caught for each."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
 @lru_cache(maxsize=None)
 def environment(lang: str, overrides: Path | None = None) -> Environment:
     """The Jinja2 environment of the mail templates in ``lang`` (cached):
@@ -68,7 +86,7 @@ def environment(lang: str, overrides: Path | None = None) -> Environment:
         loaders.insert(0, FileSystemLoader(str(Path(overrides) / "mail")))
     # a keeper's copies are read again when edited; the shipped tree is not looked at again (a stat
     # of every template file of every answer, issue 23)
-    env = Environment(loader=ChoiceLoader(loaders), autoescape=False, undefined=StrictUndefined,
+    env = _Environment(loader=ChoiceLoader(loaders), autoescape=False, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                       extensions=["jinja2.ext.i18n", "jinja2.ext.do"], auto_reload=overrides is not None)
     env.install_gettext_translations(translations(lang), newstyle=True)
