@@ -91,6 +91,35 @@ def test_unordered_units():
     assert g.unordered("France") == ["bre", "mar"]
 
 
+
+def test_the_units_without_orders_follow_every_change_of_orders_and_board():
+    """:meth:`Game.unordered_of` keeps its answer per position and per
+    power's orders: a submit, orders set anew, a new board and a copy each
+    get the answer worked out afresh, the same as a game never asked."""
+    import copy
+    from dataclasses import replace as dc_replace
+
+    g = new_game()
+    powers = list(g.map.powers)
+    first = g.unordered_of(powers)
+    assert g.unordered_of(powers) == first and first["France"] == ["bre", "mar", "par"]
+    g.unordered_of(["France"])["France"].append("x")                 # a caller's list is its own
+    assert g.unordered("France") == ["bre", "mar", "par"]
+    g.submit("France", [Move("A", "par", "bur")], T0)
+    assert g.unordered("France") == ["bre", "mar"] and g.unordered("Germany") == first["Germany"]
+    g.orders = {**g.orders, "France": ()}
+    assert g.unordered("France") == ["bre", "mar", "par"]
+    units = {p: u for p, u in g.position.units.items() if p != "bre"}
+    g.position = dc_replace(g.position, units=units)
+    assert g.unordered("France") == ["mar", "par"]
+    twin = copy.deepcopy(g)
+    twin.submit("France", [Move("A", "mar", "spa")], T0)
+    assert twin.unordered("France") == ["par"] and g.unordered("France") == ["mar", "par"]
+    plain = new_game()
+    plain.position, plain.orders = g.position, g.orders
+    assert plain.unordered_of(powers) == g.unordered_of(powers)
+
+
 def retreat_game() -> Game:
     g = new_game()
     g.position = Position("S1901M", {"ser": Unit("Austria", "A", "ser"), "bud": Unit("Austria", "A", "bud"),

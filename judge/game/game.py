@@ -186,16 +186,26 @@ class Game(EndOfGame):
         kind = self.phase.kind
         if kind == "A":
             return {p: [] for p in powers}
-        units = self.position.units if kind == "M" else \
-            {p: d.unit for p, d in self.position.dislodged.items()}
-        theirs: dict[str, list] = {p: [] for p in powers}
-        for p, u in units.items():
-            if u.power in theirs:
-                theirs[u.power].append((p, u.location))
+        # kept for this position, and for each power as long as its orders are the same tuple
+        # (an answer asks three times: the power's units, the powers missing, the wake-up)
+        memo = self.__dict__.get("_unordered_memo")
+        if memo is None or memo[0] is not self.position:
+            units = self.position.units if kind == "M" else \
+                {p: d.unit for p, d in self.position.dislodged.items()}
+            theirs: dict[str, list] = {}
+            for p, u in units.items():
+                theirs.setdefault(u.power, []).append((p, u.location))
+            memo = self._unordered_memo = (self.position, theirs, {})
+        _position, theirs, known = memo
         out = {}
-        for power, held in theirs.items():
-            have = {book.entry_key(e.order, kind) for e in book.active(self.orders.get(power, ()))} if held else ()
-            out[power] = sorted(loc for p, loc in held if ("unit", p) not in have)
+        for power in powers:
+            entries = self.orders.get(power, ())
+            hit = known.get(power)
+            if hit is None or hit[0] is not entries:
+                held = theirs.get(power, ())
+                have = {book.entry_key(e.order, kind) for e in book.active(entries)} if held else ()
+                hit = known[power] = (entries, sorted(loc for p, loc in held if ("unit", p) not in have))
+            out[power] = list(hit[1])
         return out
 
     # ---- orders ------------------------------------------------------------------
