@@ -24,6 +24,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP
 
 from .. import faults
+from .message import PLAIN_ADDR
 from .spool import Spool
 
 log = logging.getLogger("judge.mail")
@@ -51,9 +52,8 @@ class SpoolingHandler:
         return "250 2.0.0 Message accepted"
 
 
-_ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
-_PLAIN = re.compile(rf"<({_ATEXT}(?:\.{_ATEXT})*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)>[ \t]*+(?![(\r\n])")
-"""``<local@domain>`` of dot-atoms (RFC 5322 ``atext``) and the blanks after
+_PLAIN = re.compile(rf"<({PLAIN_ADDR})>[ \t]*+(?![(\r\n])")
+"""``<local@domain>`` of dot-atoms (:data:`~judge.mail.message.PLAIN_ADDR`) and the blanks after
 it (the parameters follow): the email parser would read it as written (the
 test holds this fast path to its answers)."""
 

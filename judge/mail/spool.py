@@ -84,8 +84,8 @@ class _PlainHeads:
         """The block read, or None when it is not that plain (the parser reads it)."""
         end = raw.find(b"\r\n\r\n")
         block = raw[:end]
-        if end <= 0 or not block.isascii() or b"\r" in block.replace(b"\r\n", b"") or b"\n" in \
-                block.replace(b"\r\n", b""):
+        joined = block.replace(b"\r\n", b"")
+        if end <= 0 or not block.isascii() or b"\r" in joined or b"\n" in joined:
             return None
         items = []
         for line in block.decode("ascii").split("\r\n"):

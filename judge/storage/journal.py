@@ -138,11 +138,12 @@ def apply(root: Path, files: list[tuple[str, bytes | None, int | None]], checkpo
                 if durable:
                     fsync_dir(target.parent)
         elif offset is not None:        # an append-only file: write at its offset, cut after
+            path = f"{root}/{rel}"
             try:                        # (its folder made only when missing: one a phase, written each mail)
-                fd = os.open(f"{root}/{rel}", os.O_WRONLY | os.O_CREAT, 0o600)
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
             except FileNotFoundError:
-                (root / rel).parent.mkdir(parents=True, exist_ok=True)
-                fd = os.open(root / rel, os.O_WRONLY | os.O_CREAT, 0o600)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
             try:
                 os.pwrite(fd, data, offset)
                 os.ftruncate(fd, offset + len(data))

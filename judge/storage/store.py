@@ -412,11 +412,11 @@ class Store:
         this writer left it (its own commits, applied: synced at its
         checkpoint). Returns how many frames were applied."""
         try:
-            if not self._unapplied and self._log.state() == self._mine and self._temps_removed:
-                return 0
-            remove_temps(self.journal_dir)       # a crash's leftovers: at the first commit, and after a crash
-            self._temps_removed = True
-            if not self._unapplied and self._log.state() == self._mine:
+            clean = not self._unapplied and self._log.state() == self._mine
+            if not (clean and self._temps_removed):  # a crash's leftovers: at the first commit, and after a crash
+                remove_temps(self.journal_dir)
+                self._temps_removed = True
+            if clean:
                 return 0
             frames = self._log.frames()
             # another writer applied (and synced) this writer's commits, or they are applied now
