@@ -6,7 +6,9 @@ sent through the listener is spooled with them."""
 from __future__ import annotations
 
 import smtplib
+import socket
 import threading
+import time
 
 import pytest
 from aiosmtpd.smtp import SMTP
@@ -59,5 +61,30 @@ def test_a_mail_through_the_listener_is_spooled_with_its_envelope(tmp_path):
             s.ehlo()
             code, _ = s.docmd("MAIL FROM:<a@@b.example>")
         assert code == 553                              # aiosmtpd's answer to an unreadable address
+    finally:
+        inbound.stop()
+
+
+def test_an_idle_connection_is_closed_after_the_timeout_and_a_command_moves_it_on(tmp_path):
+    """The listener's one idle timer (:meth:`_SMTP._reset_timeout`) closes a
+    connection ``timeout`` seconds after its last command, as aiosmtpd's
+    timer a command does: commands keep it open past the first deadline."""
+    inbound = SmtpInbound(Spool(tmp_path / "spool"), lambda: None, "127.0.0.1", 0, 1_000_000)
+    inbound.bind()
+    inbound.controller.SMTP_kwargs["timeout"] = 0.6
+    inbound.start()
+    try:
+        with socket.create_connection(("127.0.0.1", inbound.port), timeout=5) as c:
+            f = c.makefile("rb")
+            assert f.readline().startswith(b"220")
+            t0 = time.monotonic()
+            for _ in range(4):                  # 1.2 s of commands 0.3 s apart: still open
+                time.sleep(0.3)
+                c.sendall(b"NOOP\r\n")
+                assert f.readline().startswith(b"250")
+            assert time.monotonic() - t0 > 1.0
+            quiet = time.monotonic()
+            assert f.readline() == b""          # then quiet: closed by the timeout
+            assert 0.4 < time.monotonic() - quiet < 3.0
     finally:
         inbound.stop()

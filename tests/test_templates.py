@@ -55,3 +55,60 @@ def test_the_environment_reads_a_dicts_names_as_jinja_does():
         with pytest.raises(jinja2.UndefinedError):
             ours.from_string(missing).render(d={"b": {}})
     assert ours.from_string("{{ d.nope is defined }}").render(d={}) == "False"
+
+
+def test_the_environment_translates_and_calls_as_jinja_does():
+    """The templates' plain ``_``/``gettext``/``ngettext`` and their quick
+    call of plain functions (:mod:`judge.text.templates`, issue 23) give
+    Jinja's own answers: newstyle gettext (always %-formatted, ``num`` set),
+    ``{% trans %}`` blocks, functions asking for the context, callable
+    objects, methods, calls in loops, a StopIteration."""
+    import functools
+
+    import jinja2
+    from jinja2 import StrictUndefined, pass_context
+
+    from judge.text.catalogue import translations
+    from judge.text.templates import environment
+
+    class Box:
+        def __init__(self, n):
+            self.n = n
+
+        def twice(self, x=1):
+            return self.n * 2 * x
+
+        @pass_context
+        def lang_of(self, context):
+            return context.get("tag", "-")
+
+    class Callable:
+        @pass_context
+        def __call__(self, context, x):
+            return f"{context['tag']}:{x}"
+
+    def stops():
+        raise StopIteration
+
+    @functools.wraps(stops)
+    def wrapped(x):
+        return x + 1
+
+    source = ("{{ _('Every unit of %(power)s has an order.', power='France') }}|{{ _('100%%') }}|"
+              "{{ gettext('Send HELP for the list of commands.') }}|"
+              "{{ ngettext('%(power)s must remove %(num)s unit: %(ordered)s ordered', "
+              "'%(power)s must remove %(num)s units: %(ordered)s ordered', k, power='Italy', ordered=0) }}|"
+              "{% trans n=3 %}{{ n }} things{% endtrans %}|"
+              "{% trans count=k %}one item{% pluralize %}{{ count }} items{% endtrans %}|"
+              "{{ b.twice() }} {{ b.twice(x=3) }} {{ b.lang_of() }} {{ c(5) }} {{ f(1) }} {{ (lambda_ or f)(2) }}|"
+              "{% for i in [1, 2] %}{% set tag = 'loop' ~ i %}{{ b.lang_of() }}{{ c(i) }}{{ b.twice(i) }}{% endfor %}|"
+              "{{ stops() is defined }}")
+    for lang in ("en", "zh-hans", "zh-hant"):
+        theirs = jinja2.Environment(undefined=StrictUndefined, extensions=["jinja2.ext.i18n"])
+        theirs.install_gettext_translations(translations(lang), newstyle=True)
+        for k in (1, 2):
+            context = {"b": Box(k), "c": Callable(), "f": wrapped, "lambda_": None, "stops": stops, "tag": "top",
+                       "k": k}
+            mine = environment(lang).from_string(source).render(**context)
+            assert mine == theirs.from_string(source).render(**context)
+            assert "France" in mine and ("|3 " in mine or "3" in mine)

@@ -31,7 +31,9 @@ HTML_LANG = {"en": "en", "zh-hans": "zh-Hans", "zh-hant": "zh-Hant"}
 @lru_cache(maxsize=None)
 def _environment(lang: str, overrides: Path | None):
     """The mail templates' environment with HTML escaping for ``.html`` files."""
-    return environment(lang, overrides).overlay(autoescape=select_autoescape(("html",)))
+    env = environment(lang, overrides).overlay(autoescape=select_autoescape(("html",)))
+    env.globals = {**env.globals, **env.jinja_gettext}     # Jinja's gettext: it escapes the values, not the text
+    return env
 
 
 def html_body(template: str, lang: str, overrides: Path | None, context: dict, subject: str, text: str,

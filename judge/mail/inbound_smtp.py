@@ -59,11 +59,37 @@ test holds this fast path to its answers)."""
 
 
 class _SMTP(SMTP):
-    """aiosmtpd's SMTP session, its reading of a ``MAIL FROM``/``RCPT TO``
+    """aiosmtpd's SMTP session, with one idle timer a connection (not one a
+    command), and its reading of a ``MAIL FROM``/``RCPT TO``
     address without the ``typing.Protocol`` class aiosmtpd 1.4.6 makes anew
     at each call (a class made twice a mail: a fifth of the listener's CPU,
     py-spy). The same answers (``tests/test_mail_smtp_inbound.py`` compares
     them with aiosmtpd's own on many addresses)."""
+
+    _idle_until = 0.0                   # loop time the connection times out at (see _reset_timeout)
+    _idle_armed = False                 # a timer of ours is scheduled and has not run
+
+    def _reset_timeout(self, duration: float | None = None) -> None:
+        """aiosmtpd's idle timeout (the connection is closed after ``duration``
+        seconds, its ``timeout``, without a command), without cancelling a
+        timer and making a new one at every command (a tenth of the
+        listener's CPU, py-spy): the deadline moves on, and the one timer,
+        when it runs, waits again for what is left of it."""
+        until = self.loop.time() + (duration or self._timeout_duration)
+        handle = self._timeout_handle
+        self._idle_until = until
+        if handle is None or handle.cancelled() or not self._idle_armed or handle.when() > until:
+            if handle is not None:
+                handle.cancel()
+            self._timeout_handle = self.loop.call_at(until, self._idle_check)
+            self._idle_armed = True
+
+    def _idle_check(self) -> None:
+        if self.loop.time() < self._idle_until:         # a command came since: wait for the rest
+            self._timeout_handle = self.loop.call_at(self._idle_until, self._idle_check)
+        else:
+            self._idle_armed = False
+            self._timeout_cb()
 
     def _getaddr(self, arg: str):
         if not arg:

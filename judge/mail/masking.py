@@ -370,6 +370,13 @@ def mask(value, secrets: set[str]):
 
 
 def _masked(text: str, pattern) -> str:
+    if not _QUICK.search(text) and (pattern is None or not pattern.search(text) and (
+            text.isascii() or not pattern.search(unicodedata.normalize("NFKC", text)))):
+        return text             # no line in a password's place, no password: the text as it is (most strings)
+    return _masked_lines(text, pattern)
+
+
+def _masked_lines(text: str, pattern) -> str:
     # the words in a password's place are read from the lines as written, but replaced after the mail's
     # passwords: a password the line's shape cuts in two (SIGNON fz `<f\ufffd9\x17...pw, its first
     # piece in the password's place) is masked whole

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
+from types import FunctionType, MethodType
 from pathlib import Path
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+from jinja2.runtime import Context
 
 from .catalogue import TEMPLATES_DIR, check_lang, translations
 from .dates import format_deadline, format_time
@@ -60,11 +62,38 @@ def words_for(lang: str, names: str | None = None):
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 
 
+class _Context(Context):
+    """Jinja's context, calling a plain function or method of the templates
+    (one that asks for no context: no attribute set on it, as
+    ``pass_context`` sets) at once — the same call as Jinja's, which first
+    looks for those attributes on the callable and on its ``__call__``
+    (about 30 calls a reply)."""
+
+    def call(__self, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
+        kind = type(__obj)
+        if kind is MethodType:
+            plain = type(__obj.__func__) is FunctionType and not __obj.__func__.__dict__
+        else:
+            plain = kind is FunctionType and not __obj.__dict__
+        if not plain:
+            return super().call(__obj, *args, **kwargs)
+        if kwargs:
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+        try:
+            return __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined("value was undefined because a callable raised a"
+                                                " StopIteration exception")
+
+
 class _Environment(Environment):
     """Jinja's environment, reading ``x.name`` of a plain dict without first
     trying (and failing) ``getattr`` — the same answer (a dict's own methods,
     ``x.items``, are still found as methods): a seventh of an order mail's
     rendering was the AttributeError Jinja raised and caught for each."""
+
+    context_class = _Context
 
     def getattr(self, obj, attribute):
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
@@ -90,6 +119,8 @@ def environment(lang: str, overrides: Path | None = None) -> Environment:
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                       extensions=["jinja2.ext.i18n", "jinja2.ext.do"], auto_reload=overrides is not None)
     env.install_gettext_translations(translations(lang), newstyle=True)
+    env.jinja_gettext = {k: env.globals[k] for k in ("_", "gettext", "ngettext")}   # for an HTML overlay
+    env.globals.update(_plain_gettext(translations(lang)))
     w = Words("standard", lang)
     env.filters["when"] = lambda dt, tz="UTC": format_time(dt, tz, lang)
     env.filters["utc"] = lambda dt: format_time(dt, "UTC", lang)
@@ -100,6 +131,26 @@ def environment(lang: str, overrides: Path | None = None) -> Environment:
     env.globals.update(lang=lang, phase_title=lambda phase: phase_title(phase, lang),
                        width=width, pad=pad, zh=lang != "en", result_sentence=_result_sentence)
     return env
+
+
+def _plain_gettext(catalogue) -> dict:
+    """``_``, ``gettext`` and ``ngettext`` for the templates as plain
+    functions, the same answers as Jinja's newstyle ones with autoescaping
+    off (the text always %-formatted with its keywords; ``num`` set for
+    ngettext): Jinja's go through three context calls a word (``_`` looks up
+    ``gettext`` in the context, which calls the catalogue), a tenth of a
+    reply's rendering (issue 23). Text only: an overlay that escapes HTML
+    takes Jinja's own (``env.jinja_gettext``), which mark the catalogue's
+    text safe and escape the values."""
+    look, look_n = catalogue.gettext, catalogue.ngettext
+
+    def gettext(string: str, /, **variables) -> str:
+        return look(string) % variables
+
+    def ngettext(singular: str, plural: str, num: int, /, **variables) -> str:
+        variables.setdefault("num", num)
+        return look_n(singular, plural, num) % variables
+    return {"_": gettext, "gettext": gettext, "ngettext": ngettext}
 
 
 def _result_sentence(n: dict, w: Words, tz: str = "UTC") -> str:
