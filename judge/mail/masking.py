@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import re
 import unicodedata
 
@@ -147,16 +148,18 @@ def _after_game(words: list[str], k: int, glued_only: bool = False) -> str | Non
     return words[k + 1] if k + 1 < len(words) and not glued_only else None
 
 
-def line_secrets(line: str) -> set[str]:
+@functools.lru_cache(maxsize=1024)
+def line_secrets(line: str) -> frozenset[str]:
     """The words of ``line`` in a password's place: after a sign-on word
     (``SIGNON``/``登录``/``登入``/``LOGIN``, misspelt or glued, anywhere in the
     line) and its game; after ``JOIN``/``CREATE``/``加入``/``创建`` and the game
     at the start of the line; after ``SET PASSWORD``/``设置密码`` (and
     ``SET PW``); after ``REPLACE POWER``; and after such a verb word with
     damage in it (:func:`_damaged_verb`: ``SIG\\x1dON``, ``\\ufffd\\ufffdATE``,
-    ``<junk>SET PASSWORD``), wherever it stands."""
+    ``<junk>SET PASSWORD``), wherever it stands. The last lines asked for
+    are kept (a sign-on line is asked for four times a mail and more)."""
     if not _QUICK.search(line):
-        return set()
+        return frozenset()
     words = _tokens(line)
     found: set[str] = set()
     upper = [w.upper() for w in words]
@@ -180,7 +183,7 @@ def line_secrets(line: str) -> set[str]:
             found.add(pw)
     if _DAMAGE.search(line):
         found |= _after_damaged_verbs(line)
-    return found
+    return frozenset(found)
 
 
 _PASSWORD_EN = ("PASSWORD", "PASSWD", "PW", "PWD", "PASS")

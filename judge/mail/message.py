@@ -198,8 +198,9 @@ def _plain_address(value: str) -> tuple[str, str] | None:
     return (m[1] or "", m[2]) if m[2] else ("", m[3])
 
 
-def _parseaddr(value: str) -> tuple[str, str]:
-    """:func:`email.utils.parseaddr` of ``value`` (white space made single)."""
+def parse_address(value: str) -> tuple[str, str]:
+    """:func:`email.utils.parseaddr` of ``value`` (white space made single),
+    a plain one read without the parser (:func:`_plain_address`)."""
     return _plain_address(value) or parseaddr(value)
 
 
@@ -229,7 +230,7 @@ class _Headers:
         if not values:
             return "", ""
         try:
-            display, addr = _parseaddr(" ".join(values[0].split()))
+            display, addr = parse_address(" ".join(values[0].split()))
         except Exception:  # noqa: BLE001
             return "", ""
         return _decoded(display), clean_address(addr)

@@ -53,9 +53,9 @@ import time
 from dataclasses import dataclass
 from email.parser import BytesHeaderParser
 from email.policy import compat32
-from email.utils import parseaddr
 from pathlib import Path
 
+from .message import parse_address
 from .policies import DEFAULT
 
 _HEADER_PARSER = BytesHeaderParser(policy=compat32)     # raw values: nothing parsed that is not read
@@ -118,13 +118,14 @@ def _read_heads(raw: bytes) -> tuple[str, str, str]:
 
 def _address(head, name: str) -> str:
     """The address in header ``name``, read from its raw value (at most
-    ``ADDRESS_CHARS`` of it) with :func:`email.utils.parseaddr`: the modern
+    ``ADDRESS_CHARS`` of it) as :func:`email.utils.parseaddr` reads it
+    (:func:`judge.mail.message.parse_address`): the modern
     policy's structured parse can take minutes on a crafted address header,
     and this runs in the listener before its ``250``."""
     try:
         value = next((v for k, v in head.raw_items() if k.lower() == name.lower()), None) \
             if head is not None else None
-        return parseaddr(" ".join(str(value)[:ADDRESS_CHARS].split()))[1].strip().lower()[:300] \
+        return parse_address(" ".join(str(value)[:ADDRESS_CHARS].split()))[1].strip().lower()[:300] \
             if value is not None else ""
     except Exception:  # noqa: BLE001 - a header that defeats the parser: no address
         return ""
