@@ -56,6 +56,7 @@ class Style:
     html: object = None                 # (new, original) -> HTML
     forward: bool = False
     subject_prefix: str = "Re: "
+    disposition: str | None = None      # Content-Disposition of the text parts (Mutt writes "inline")
 
 
 def esc(text: str) -> str:
@@ -182,6 +183,10 @@ def p_foxmail(new, o):
 def p_windows_mail(new, o):
     return (f"{new}\n\nSent from Mail for Windows\n\nFrom: {o.sender}\nSent: {o.date_en}\nTo: {o.to}\n"
             f"Subject: {o.subject}\n\n{o.text}\n")
+
+
+def p_mutt(new, o):
+    return f"{new}\n\nOn Tue, Jan 07, 2025 at 09:30:00AM +0800, {o.sender} wrote:\n{quoted(o.text)}\n"
 
 
 def p_k9(new, o):
@@ -461,6 +466,13 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     Style("Thunderbird", "thunderbird_fwd", "quotequail tests/files/thunderbird_forward.html", layout="html",
           headers=(_h("User-Agent", "Mozilla Thunderbird"),), html=h_thunderbird_fwd, forward=True,
           subject_prefix="Fwd: "),
+    Style("NeoMutt", "mutt", "Mutt's and NeoMutt's sendlib: every text part has Content-Disposition: inline; "
+          "attribution \"On %d, %n wrote:\"", layout="plain", headers=(_h("User-Agent", "NeoMutt/20240425"),),
+          plain=p_mutt, disposition="inline"),
+    Style("NeoMutt", "mutt_alternative", "NeoMutt with $send_multipart_alternative: text/plain and text/html, "
+          "both inline", headers=(_h("User-Agent", "NeoMutt/20240425"),), plain=p_mutt,
+          html=lambda n, o: f"<p>{br(esc(n))}</p><p>On Tue, Jan 07, 2025, {esc(o.sender)} wrote:</p>"
+                            f"<blockquote>{br(esc(o.text))}</blockquote>", disposition="inline"),
     Style("K-9 Mail", "k9", "crisp-oss test/fixtures/email_multi_word_sent_from_my_mobile_device.txt",
           layout="plain", headers=(_h("User-Agent", "K-9 Mail for Android"),), plain=p_k9),
     Style("QQ Mail", "qq", "GitHub notification replies from QQ Mail (------------------ 原始邮件 -----------------"
@@ -515,12 +527,13 @@ def build(style: Style, frm: str, new: str, original: Original, subject: str | N
         text = style.plain(new, original)
         if style.flowed:
             text = flow(text)
-        m.set_content(text, charset=style.charset, cte=style.cte, params=params)
+        m.set_content(text, charset=style.charset, cte=style.cte, params=params, disposition=style.disposition)
         if style.layout == "alternative":
             m.add_alternative(style.html(new, original), subtype="html", charset=style.charset,
-                              cte=style.cte or "quoted-printable")
+                              cte=style.cte or "quoted-printable", disposition=style.disposition)
     else:
-        m.set_content(style.html(new, original), subtype="html", charset=style.charset, cte=style.cte)
+        m.set_content(style.html(new, original), subtype="html", charset=style.charset, cte=style.cte,
+                      disposition=style.disposition)
     return m.as_bytes(policy=SMTP)
 
 

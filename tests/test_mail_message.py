@@ -199,3 +199,106 @@ def test_plain_addresses_are_read_as_the_email_parser_reads_them():
             fast += 1
             assert plain == parseaddr(value) and [plain] == getaddresses([value]), value
     assert fast > 300 and len(values) - fast > 5000
+
+
+def _old_text_part(msg):
+    """The reader's choice of part before its one-part shortcut (issue 23): get_body, then the fallback."""
+    notes = []
+    try:
+        part = msg.get_body(preferencelist=("plain", "html"))
+    except Exception:  # noqa: BLE001
+        part, notes = None, ["broken_mime"]
+    attachments = mails = 0
+    try:
+        for a in (msg.iter_attachments() if msg.is_multipart() else ()):
+            if a.get_content_type() == "message/rfc822":
+                mails += 1
+            else:
+                attachments += 1
+    except Exception:  # noqa: BLE001
+        notes.append("broken_mime")
+    try:
+        if part is None and not msg.is_multipart() and msg.get_content_maintype() == "text":
+            part = msg
+    except Exception:  # noqa: BLE001
+        notes.append("broken_mime")
+    notes += [f"attachments:{attachments}"] * bool(attachments) + [f"attached_mail:{mails}"] * bool(mails)
+    return part, notes
+
+
+def _old_param(part, name):
+    from judge.mail.message import _clean
+    try:
+        value = part.get_param(name)
+        if isinstance(value, tuple):
+            value = value[2]
+    except Exception:  # noqa: BLE001
+        return ""
+    return _clean(str(value or ""), 64).lower()
+
+
+def test_the_part_read_and_its_parameters_are_the_email_parsers():
+    """The reader's one-part shortcut (:func:`judge.mail.message._text_part`)
+    and its Content-Type parameters read once (:class:`_Params`) give the
+    email package's answers (``get_body``, ``get_param``) on the test mails,
+    a few thousand fuzzed ones and odd shapes."""
+    from pathlib import Path
+
+    import mailfuzz
+
+    from judge.mail.limits import ReadLimits, bound_raw
+    from judge.mail.message import _PARSER, _Params, _text_part
+    raws = [p.read_bytes() for p in sorted((Path(__file__).parent / "data" / "mail").rglob("*.eml"))]
+    raws += mailfuzz.seeds() + list(mailfuzz.mails(23, 3000))
+    head = b"From: a@b.example\r\nTo: judge@example.test\r\nSubject: s\r\n"
+    for ctype in (b"text/plain", b"text/plain; charset=utf-8; format=flowed; delsp=yes", b"text/enriched",
+                  b"text/html; charset=\"gb2312\"", b"application/octet-stream", b"text/plain; charset*=utf-8''big5",
+                  b"text/plain; charset=utf-8; CHARSET=big5", b"text/plain; charset=", b"text/plain; ;;; =x",
+                  b"text", b"", b"multipart/mixed", b"text/plain; charset*0=ut; charset*1=f-8", b"TEXT/PLAIN"):
+        for disposition in (b"", b"Content-Disposition: attachment; filename=a.txt\r\n"):
+            raws.append(head + b"Content-Type: " + ctype + b"\r\n" + disposition + b"\r\nSIGNON g1 pw\r\n")
+    raws.append(head + b"\r\nno content type at all\r\n")
+    checked = 0
+    for raw in raws:
+        raw = bound_raw(raw, ReadLimits())[0]             # as the reader cuts it (MIME depth, parts)
+        msg, again = _PARSER.parsebytes(raw), _PARSER.parsebytes(raw)
+        part, notes = _text_part(msg)
+        old_part, old_notes = _old_text_part(again)
+        assert (part is None) == (old_part is None) and notes == old_notes, raw[:300]
+        if part is None:
+            continue
+        assert (part is msg) == (old_part is again), raw[:300]
+        params = _Params(part)
+        for name in ("charset", "format", "delsp", "name"):
+            assert params.get(name) == _old_param(old_part, name), (name, raw[:300])
+        checked += 1
+    assert checked > 2000
+
+
+def test_a_text_part_marked_inline_is_read():
+    """A text part with ``Content-Disposition: inline`` (Mutt, NeoMutt) was
+    read as no text at all when its mail had several parts, and as broken
+    MIME when it had one: the compat32 parts' ``is_attachment`` asked for a
+    header object (tests/data/mail/clients/mutt*.eml are such mails). It now
+    answers as the email package's own does under ``policy.default``."""
+    from email import policy
+    from email.parser import BytesParser
+
+    from judge.mail.message import _PARSER
+    head = b"From: a@b.example\r\nTo: judge@example.test\r\nSubject: s\r\nContent-Type: text/plain\r\n"
+    for disposition in (None, b"inline", b"attachment", b"ATTACHMENT; filename=x.txt", b"attachment;",
+                        b" Attachment ", b"inline; filename=\"a;b\"", b"", b"form-data; name=x"):
+        raw = head + (b"Content-Disposition: " + disposition + b"\r\n" if disposition is not None else b"") \
+            + b"\r\nHELP\r\n"
+        assert _PARSER.parsebytes(raw).is_attachment() == \
+            BytesParser(policy=policy.default).parsebytes(raw).is_attachment(), disposition
+    multipart = (b"From: a@b.example\r\nTo: judge@example.test\r\nSubject: s\r\nMIME-Version: 1.0\r\n"
+                 b"Content-Type: multipart/mixed; boundary=\"XX\"\r\n\r\n--XX\r\n"
+                 b"Content-Type: text/plain; charset=utf-8\r\nContent-Disposition: inline\r\n\r\nHELP\r\n--XX\r\n"
+                 b"Content-Type: text/plain; name=notes.txt\r\nContent-Disposition: attachment; filename=notes.txt\r\n"
+                 b"\r\nnot orders\r\n--XX--\r\n")
+    m = read_mail(multipart, "k", "judge@example.test")
+    assert m.text.strip() == "HELP" and m.notes == ("attachments:1",)
+    one = b"From: a@b.example\r\nTo: judge@example.test\r\nContent-Type: text/plain\r\nContent-Disposition: inline\r\n\r\nHELP\r\n"
+    m = read_mail(one, "k", "judge@example.test")
+    assert m.text.strip() == "HELP" and m.notes == ()

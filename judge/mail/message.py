@@ -253,6 +253,48 @@ class _Body:
 
 
 def _body(msg: EmailMessage) -> _Body:
+    part, notes = _text_part(msg)
+    if part is None:
+        notes.append("no_text")
+        return _Body([], notes)
+    try:
+        data = part.get_payload(decode=True) or b""
+    except Exception:  # noqa: BLE001
+        data, notes = b"", notes + ["broken_mime"]
+    if not isinstance(data, bytes):
+        data = b""
+    params = _Params(part)
+    charset = params.get("charset")
+    text, cs_notes = decode_bytes(data, charset)
+    notes += cs_notes
+    html = _subtype(part) == "html"
+    if html:
+        notes.append("html_only")
+        try:
+            lines, cut = html_lines(text)
+            if cut:
+                notes.append(f"html_cut:{MAX_HTML_TAGS}")
+        except Exception:  # noqa: BLE001 - whatever the HTML, the judge reads what it can
+            lines = []
+            notes.append("broken_mime")
+    else:
+        if params.get("format") == "flowed":            # RFC 3676
+            text = unflow(text, delsp=params.get("delsp") == "yes")
+        lines = text_lines(text)
+    if msg.defects or part.defects:
+        if "broken_mime" not in notes:
+            notes.append("broken_mime")
+    return _Body(lines, notes, charset, data, html)
+
+
+def _text_part(msg: EmailMessage) -> tuple[EmailMessage | None, list[str]]:
+    """The part of ``msg`` the judge reads (the plain text, else the HTML, else
+    a one-part mail of another text type) and the notes on the others."""
+    if not msg.is_multipart():          # one part: itself if it is text (as get_body and the fallback below read it)
+        try:
+            return (msg if msg.get_content_maintype() == "text" else None), []
+        except Exception:  # noqa: BLE001 - the long way says what is wrong
+            pass
     notes: list[str] = []
     try:
         part = msg.get_body(preferencelist=("plain", "html"))
@@ -276,46 +318,27 @@ def _body(msg: EmailMessage) -> _Body:
         notes.append(f"attachments:{attachments}")
     if mails:
         notes.append(f"attached_mail:{mails}")
-    if part is None:
-        notes.append("no_text")
-        return _Body([], notes)
-    try:
-        data = part.get_payload(decode=True) or b""
-    except Exception:  # noqa: BLE001
-        data, notes = b"", notes + ["broken_mime"]
-    if not isinstance(data, bytes):
-        data = b""
-    charset = _charset_label(part)
-    text, cs_notes = decode_bytes(data, charset)
-    notes += cs_notes
-    html = _subtype(part) == "html"
-    if html:
-        notes.append("html_only")
+    return part, notes
+
+
+class _Params:
+    """The ``Content-Type`` parameters of a part, read once: ``get(name)``
+    is ``part.get_param(name)`` as text (RFC 2231 values decoded; cleaned,
+    lower case; ``""`` when missing or unreadable)."""
+
+    def __init__(self, part):
+        self.values: dict[str, object] = {}
         try:
-            lines, cut = html_lines(text)
-            if cut:
-                notes.append(f"html_cut:{MAX_HTML_TAGS}")
-        except Exception:  # noqa: BLE001 - whatever the HTML, the judge reads what it can
-            lines = []
-            notes.append("broken_mime")
-    else:
-        if _param(part, "format") == "flowed":            # RFC 3676
-            text = unflow(text, delsp=_param(part, "delsp") == "yes")
-        lines = text_lines(text)
-    if msg.defects or part.defects:
-        if "broken_mime" not in notes:
-            notes.append("broken_mime")
-    return _Body(lines, notes, charset, data, html)
+            for k, v in part.get_params() or ():     # get_param's answer: the first of each name
+                self.values.setdefault(str(k).lower(), v)
+        except Exception:  # noqa: BLE001 - every get_param would fail the same way: all ""
+            self.values = {}
 
-
-def _param(part, name: str) -> str:
-    try:
-        value = part.get_param(name)
-        if isinstance(value, tuple):
+    def get(self, name: str) -> str:
+        value = self.values.get(name)
+        if isinstance(value, tuple):           # RFC 2231: (charset, language, value)
             value = value[2]
-    except Exception:  # noqa: BLE001
-        return ""
-    return _clean(str(value or ""), 64).lower()
+        return _clean(str(value or ""), 64).lower()
 
 
 MAX_QUOTED_PASSED = 3
@@ -362,17 +385,6 @@ def _secrets(body: _Body, subject: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _charset_label(part) -> str:
-    """The charset a part declares, as text (RFC 2231 values decoded), or ``""``."""
-    try:
-        value = part.get_param("charset")
-        if isinstance(value, tuple):           # RFC 2231: (charset, language, value)
-            value = value[2]
-    except Exception:  # noqa: BLE001
-        return ""
-    return _clean(str(value or ""), 64).lower()
-
-
 def _subtype(part) -> str:
     try:
         return part.get_content_subtype()
@@ -394,12 +406,24 @@ def read_mail(raw: bytes, key: str, own_address: str, envelope_from: str | None 
         return _headers_only(raw, key, own_address, envelope_from, markers)
 
 
-_PARSER = BytesParser(EmailMessage, policy=compat32)
+class _Message(EmailMessage):
+    """A part as the compat32 parser makes it, whose ``is_attachment`` reads
+    its raw ``Content-Disposition`` (EmailMessage's asks it for a header
+    object, which compat32 does not make: every part with that header raised,
+    so a text part marked ``inline``, as Mutt and others send, left the mail
+    unread)."""
+
+    def is_attachment(self) -> bool:
+        return self.get_content_disposition() == "attachment"
+
+
+_PARSER = BytesParser(_Message, policy=compat32)
 """The structure parsed with the raw header values kept as strings: the
 headers are read from their raw values (:class:`_Headers`) and the MIME
 walk (``get_body``, ``get_content_type``, ``get_param``) reads them as
 strings; ``policy.default`` made a parsed header object at every look (about
-7 % of an order mail's CPU in py-spy's samples, issue 23). The walk is the same."""
+7 % of an order mail's CPU in py-spy's samples, issue 23). The walk is the
+same, with :class:`_Message`'s ``is_attachment`` (tests/test_mail_message.py)."""
 
 
 def _read(raw, key, own_address, envelope_from, limits, markers) -> InboundMail:
