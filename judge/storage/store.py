@@ -144,6 +144,9 @@ class Store:
         self._cache: OrderedDict[str, tuple[tuple, int, dict]] = OrderedDict()
         self._cached_bytes = 0
         self._cache_lock = threading.Lock()
+        # held while this writer changes the journal and what it notes of it (_mine, _dirty): a
+        # reader in another thread must not take a commit in progress for another writer's
+        self._state = threading.RLock()
         self._on_recovered: dict[str, Callable[[dict[str, dict]], None]] = {}
         self._unapplied: dict[int, list] = {}     # seq -> changes of a commit reported failed
         self._temps_removed = False               # journal/ looked at for a crash's temporary files
@@ -269,10 +272,11 @@ class Store:
 
     def _read(self, rel: str):
         if self._dirty:
-            if rel in self._dirty:
-                if self._log.state() == self._mine:
-                    return self._dirty[rel][1]
-                self._forget_dirty()            # another writer applied them from the journal
+            with self._state:
+                if rel in self._dirty:
+                    if self._log.state() == self._mine:
+                        return self._dirty[rel][1]
+                    self._forget_dirty()        # another writer applied them from the journal
         elif not self.lazy_sync and not self._unapplied:
             pending = self._committed_unwritten()
             if rel in pending:
@@ -286,9 +290,10 @@ class Store:
         those of the running judge's journal, read from it (its frames hold
         whole contents), so every reader sees the last commit."""
         if self._dirty:
-            if self._log.state() == self._mine:
-                return _Contents(self._dirty)
-            self._forget_dirty()                # another writer applied them from the journal
+            with self._state:
+                if self._log.state() == self._mine:
+                    return _Contents(self._dirty)
+                self._forget_dirty()            # another writer applied them from the journal
         if self.lazy_sync or self._unapplied:
             return {}                           # its own commit reported failed: finished by its next transaction
         state = self._log.state()
@@ -411,6 +416,10 @@ class Store:
         """Apply the journal's frames, durably, and empty it — unless it is as
         this writer left it (its own commits, applied: synced at its
         checkpoint). Returns how many frames were applied."""
+        with self._state:
+            return self._recover_held(tell)
+
+    def _recover_held(self, tell: bool) -> int:
         try:
             clean = not self._unapplied and self._log.state() == self._mine
             if not (clean and self._temps_removed):  # a crash's leftovers: at the first commit, and after a crash
@@ -454,6 +463,10 @@ class Store:
             raise StoreError(f"{self.ledger.path}: cannot apply a commit left by a crash: {e}") from None
 
     def _commit(self, changes: list[tuple[str, str, dict | None]], texts: dict[int, str] | None = None) -> None:
+        with self._state:
+            self._commit_held(changes, texts)
+
+    def _commit_held(self, changes: list[tuple[str, str, dict | None]], texts: dict[int, str] | None) -> None:
         records: dict[str, dict | None] = {}       # whole-file documents (phase records)
         databases: dict[str, dict] = {}            # TinyDB files: {table: {doc_id: doc}}
         appends: dict[str, dict] = {}              # append-only files: {"offset", "text"}
@@ -551,7 +564,7 @@ class Store:
         is younger than ``older_than`` seconds). Raises StoreError."""
         if not self._pending or time.monotonic() - self._since < older_than:
             return
-        with self._locked():
+        with self._locked(), self._state:
             try:
                 if self._log.state() == self._mine:
                     self._checkpoint()
