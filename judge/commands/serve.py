@@ -8,7 +8,6 @@ start at once, naming the port and the setting to change.
 
 from __future__ import annotations
 
-import gc
 import logging
 import sys
 from pathlib import Path
@@ -72,15 +71,6 @@ def _overrides(cfg, args) -> str | None:
     return None
 
 
-def _settle() -> None:
-    """Once started: what the start made (modules, maps, templates, the
-    store's indexes) is moved out of the garbage collector's sight
-    (``gc.freeze``), so its full collections, every few hundred mails, do not
-    walk it again each time (they took ~1 % of a mail's CPU)."""
-    gc.collect()
-    gc.freeze()
-
-
 def run(args) -> int:
     from ..config import ConfigError, load_config
     try:
@@ -99,7 +89,7 @@ def run(args) -> int:
         print(f"judge serve: {e}", file=sys.stderr)
         return 2
     try:
-        daemon.run_forever(on_started=lambda: (_settle(), print(_banner(cfg), flush=True)))
+        daemon.run_forever(on_started=lambda: print(_banner(cfg), flush=True))
     except StartError as e:
         if cfg.log.file:                         # else the log is standard error already
             logging.getLogger("judge.daemon").error("%s", e)
