@@ -185,6 +185,8 @@ class Spool:
         self.root = Path(root)
         self.tmp, self.new, self.shunt_dir = self.root / "tmp", self.root / "new", self.root / "shunt"
         self.resend_dir = self.root / "resend"
+        self._new_text = str(self.new)              # listed for every mail: no Path object per name
+        self._added = True                          # an entry written here since the last listing
         self.inflight_path = self.root / "inflight.json"
         for d in (self.tmp, self.new, self.shunt_dir, self.resend_dir):
             d.mkdir(parents=True, exist_ok=True)
@@ -230,10 +232,17 @@ class Spool:
         with self._lock:
             spare = self._spares.pop() if self._spares else None
         _write_durably(self.tmp / (spare or name), self.new / name, head + raw, spare is not None)
+        self._added = True
+
+    def added(self) -> bool:
+        """Whether an entry was written into ``new/`` by this Spool since its
+        last :meth:`pending` (entries other processes spool are not seen here)."""
+        return self._added
 
     def pending(self) -> list[str]:
         """Names of the entries in ``new/``, oldest first."""
-        return sorted(p.name for p in self.new.iterdir() if p.suffix == ".msg")
+        self._added = False
+        return sorted(name for name in os.listdir(self._new_text) if name.endswith(".msg"))
 
     def read(self, name: str) -> SpoolEntry:
         """The entry ``name`` from ``new/``; OSError if it is gone; ValueError if its

@@ -126,6 +126,11 @@ REPORT_DELAY = 0.5
 in they go with its commits (a crash in that window only means the maildir
 transport skips, or an SMTP relay sees again, a mail with the same Message-ID)."""
 
+LOOK_EVERY = 1.0
+"""Seconds between looks into an empty spool when no entry was put in it by
+this process (an entry another process spools, e.g. ``judge game``, is
+found within this time; one put here is looked for at once)."""
+
 
 class _StoreChanged(Exception):
     """Another process committed to the store while a batch was being made."""
@@ -157,6 +162,7 @@ class Worker:
         self.max_attempts, self.retry_delay, self.batch = max_attempts, retry_delay, batch
         self._batch_now = min(batch, FIRST_BATCH)  # grows to batch: a judge killed again and again still commits
         self._spool_empty = False                  # drain's last look found no entry (spares the idle check one)
+        self._looked = float("-inf")               # monotonic time of drain's last look
         self.max_deaths = max_deaths
         self.ledger_days = ledger_days
         self._next_prune = 0.0                  # monotonic time of the next ledger pruning round
@@ -309,6 +315,10 @@ class Worker:
         While deadline work waits it returns after one batch (0.0)."""
         while not self._stop.is_set():
             names = []
+            since = time.monotonic() - self._looked
+            if self._spool_empty and not self.spool.added() and since < LOOK_EVERY:
+                return LOOK_EVERY - since           # woken by a sender's report: nothing new to list
+            self._looked = time.monotonic()
             waiting = self.spool.pending()
             self._spool_empty = not waiting
             for name in self.fair.order(waiting, self.spool.sender_of):
@@ -321,7 +331,7 @@ class Worker:
                 if len(names) == self._batch_now:
                     break
             if not names:
-                return 1.0
+                return LOOK_EVERY
             self.process_batch(names)
             self._batch_now = min(self.batch, self._batch_now * 2)
             self._collect(0.0)
