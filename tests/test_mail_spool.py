@@ -106,3 +106,26 @@ def test_the_plain_header_reading_agrees_with_the_email_parser():
     plain = sum(spool._PlainHeads.of(raw) is not None for raw in raws)
     assert plain > 100 and len(raws) - plain > 100
     assert all(spool._read_heads(raw) == by_parser(raw) for raw in raws)
+
+
+def test_the_entries_a_spool_wrote_come_back_from_memory_as_from_their_files(tmp_path, monkeypatch):
+    """A Spool keeps the entries it wrote until removed (the worker of the
+    same process does not read their files again): what it gives is what
+    the file holds, rewritten too; a removed one is gone; past its bound,
+    the files are read."""
+    from judge.mail import spool as spool_module
+    spool, other = Spool(tmp_path / "s"), Spool(tmp_path / "s")
+    a = spool.put(b"Message-ID: <a@x>\r\nFrom: A <a@x.example>\r\n\r\nHELP\r\n", {"source": "smtp"})
+    assert spool.read(a.name) == other.read(a.name) == a
+    assert spool.sender_of(a.name) == other.sender_of(a.name) == ("a@x.example", "")
+    failed = spool.record_failure(a, "boom")
+    assert spool.read(a.name) == other.read(a.name) == failed and failed.meta["attempts"] == 1
+    spool.read(a.name).meta["attempts"] = 99                       # a caller's change stays its own
+    assert spool.read(a.name).meta["attempts"] == 1
+    spool.remove(a.name)
+    with pytest.raises(FileNotFoundError):
+        spool.read(a.name)
+    monkeypatch.setattr(spool_module, "FRESH_ENTRIES", 1)
+    b = spool.put(b"Message-ID: <b@x>\r\n\r\nb\r\n", {"source": "smtp"})
+    c = spool.put(b"Message-ID: <c@x>\r\n\r\nc\r\n", {"source": "smtp"})
+    assert list(spool._fresh) == [b.name] and spool.read(c.name) == other.read(c.name) == c

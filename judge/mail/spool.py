@@ -132,6 +132,11 @@ def _address(head, name: str) -> str:
 
 
 ADDRESS_CHARS = 2000
+FRESH_ENTRIES = 256
+FRESH_BYTES = 16 * 1024 * 1024
+"""Entries a Spool keeps in memory from its writing to their removal (at most
+so many, of so many raw bytes in all): the worker of the same process reads
+them from there, not from their files (issue 23)."""
 SPARES = 8
 """Processed entries' files kept in ``tmp/`` to write new entries over."""
 
@@ -199,6 +204,8 @@ class Spool:
         self._resend_seen = -1                   # the resend folder's mtime when last found empty
         self._spares: list[str] = []              # processed entries' files in tmp/, to write new ones over
         self._spare_seq = itertools.count()
+        self._fresh: dict[str, SpoolEntry] = {}    # entries written here, not yet removed (see read)
+        self._fresh_bytes = 0
 
     def clean_tmp(self) -> None:
         """Remove half-written entries left by a crash, and spare files (call
@@ -232,6 +239,12 @@ class Spool:
         with self._lock:
             spare = self._spares.pop() if self._spares else None
         _write_durably(self.tmp / (spare or name), self.new / name, head + raw, spare is not None)
+        with self._lock:                            # the worker reads it from here, not from the file
+            old = self._fresh.pop(name, None)
+            self._fresh_bytes -= len(old.raw) if old else 0
+            if len(self._fresh) < FRESH_ENTRIES and self._fresh_bytes + len(raw) <= FRESH_BYTES:
+                self._fresh[name] = SpoolEntry(name, json.loads(head), raw)
+                self._fresh_bytes += len(raw)
         self._added = True
 
     def added(self) -> bool:
@@ -245,8 +258,12 @@ class Spool:
         return sorted(name for name in os.listdir(self._new_text) if name.endswith(".msg"))
 
     def read(self, name: str) -> SpoolEntry:
-        """The entry ``name`` from ``new/``; OSError if it is gone; ValueError if its
-        metadata line is unreadable."""
+        """The entry ``name`` from ``new/`` (as this Spool wrote it, if it did:
+        kept in memory until removed, :data:`FRESH_ENTRIES`); OSError if it is
+        gone; ValueError if its metadata line is unreadable."""
+        fresh = self._fresh.get(name)
+        if fresh is not None:
+            return SpoolEntry(name, dict(fresh.meta), fresh.raw)
         data = (self.new / name).read_bytes()
         head, _, raw = data.partition(b"\n")
         meta = json.loads(head)
@@ -258,8 +275,12 @@ class Spool:
         """``(From, Reply-To)`` addresses of waiting entry ``name``, from its
         metadata line alone (``("", "")``: gone, unreadable, or not noted)."""
         try:
-            with open(self.new / name, "rb") as f:
-                meta = json.loads(f.readline())
+            fresh = self._fresh.get(name)
+            if fresh is not None:
+                meta = fresh.meta
+            else:
+                with open(self.new / name, "rb") as f:
+                    meta = json.loads(f.readline())
             return str(meta.get("from") or ""), str(meta.get("reply_to") or "")
         except (OSError, ValueError, AttributeError):
             return "", ""
@@ -269,6 +290,8 @@ class Spool:
         kept in ``tmp/`` for a next entry to be written over (at most
         :data:`SPARES`; ``tmp/`` is emptied at start)."""
         with self._lock:
+            fresh = self._fresh.pop(name, None)
+            self._fresh_bytes -= len(fresh.raw) if fresh else 0
             spare = f".spare-{next(self._spare_seq)}" if len(self._spares) < SPARES else None
         if spare is None:
             (self.new / name).unlink(missing_ok=True)
