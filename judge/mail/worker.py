@@ -69,6 +69,7 @@ attempts, sent_at?, error?}).
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import json
 import logging
@@ -166,7 +167,12 @@ class Worker:
         self.max_deaths = max_deaths
         self.ledger_days = ledger_days
         self._next_prune = 0.0                  # monotonic time of the next ledger pruning round
-        self.clock, self.ack, self.send = clock, ack, send
+        self.clock, self.ack = clock, ack
+
+        def handed(rows: list[dict]) -> None:
+            self._out += len(rows)
+            send(rows)
+        self.send = handed
         self.timekeeper, self.changed = timekeeper, changed
         self.reading = reading or {}            # read_mail's limits= and markers= (the config's)
         self.rasters = Rasters()                # map pictures drawn once per phase and language
@@ -177,6 +183,8 @@ class Worker:
         self.events: queue.Queue = queue.Queue()
         self._not_before: dict[str, float] = {}
         self._reports: list[tuple] = []         # sender reports not yet recorded
+        self._sent: collections.deque = collections.deque()    # "sent" reports not yet taken (see report)
+        self._out = 0                           # rows handed to the sender and not reported yet
         self._reports_since = time.monotonic()
         self._stop = threading.Event()
         self.thread: threading.Thread | None = None
@@ -198,8 +206,14 @@ class Worker:
         self.events.put(("wake",))
 
     def report(self, kind: str, message_id: str, **info) -> None:
-        """From the sender: ``kind`` is ``"sent"`` or ``"failed"`` (info: error)."""
-        self.events.put((kind, message_id, info))
+        """From the sender: ``kind`` is ``"sent"`` or ``"failed"`` (info: error).
+        A mail sent does not wake the worker: its report is taken at the
+        worker's next wake-up (a mail, or at the latest :data:`REPORT_DELAY`
+        while mails it handed over are not all reported); a failure wakes it."""
+        if kind == "sent":
+            self._sent.append((kind, message_id, info))
+        else:
+            self.events.put((kind, message_id, info))
 
     def submit_work(self, item) -> None:
         """From the scheduler (any thread): deadline work for the worker."""
@@ -264,7 +278,8 @@ class Worker:
         except Exception:  # noqa: BLE001 - e.g. a full disk: keep the entry, try again
             log.exception("worker: processing failed; the entry stays in the spool")
             timeout = 5.0
-        self._collect(0.0 if self._work else timeout if not self._reports else min(timeout, REPORT_DELAY))
+        self._collect(0.0 if self._work else timeout if not (self._reports or self._out)
+                      else min(timeout, REPORT_DELAY))
         if self._work:
             item = next(iter(self._work))
             del self._work[item]
@@ -298,11 +313,14 @@ class Worker:
                 events.append(self.events.get_nowait())
         except queue.Empty:
             pass
+        while self._sent:
+            events.append(self._sent.popleft())
         for event in events:
             if event[0] == "work":
                 self._work.setdefault(event[1], None)
             elif event[0] in ("sent", "failed"):
                 self._reports.append(event)
+                self._out = max(self._out - 1, 0)
 
     # ---- spool entries ---------------------------------------------------------
     def drain(self) -> float:
