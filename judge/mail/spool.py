@@ -192,6 +192,7 @@ class Spool:
         self.resend_dir = self.root / "resend"
         self._new_text = str(self.new)              # listed for every mail: no Path object per name
         self._added = True                          # an entry written here since the last listing
+        self._gone: set[str] = set()                # entries removed here since the last listing
         self.inflight_path = self.root / "inflight.json"
         for d in (self.tmp, self.new, self.shunt_dir, self.resend_dir):
             d.mkdir(parents=True, exist_ok=True)
@@ -252,9 +253,15 @@ class Spool:
         last :meth:`pending` (entries other processes spool are not seen here)."""
         return self._added
 
+    def removed(self, names: list[str]) -> bool:
+        """Whether this Spool removed (or set aside) every entry of ``names``
+        since its last :meth:`pending`."""
+        return self._gone.issuperset(names)
+
     def pending(self) -> list[str]:
         """Names of the entries in ``new/``, oldest first."""
         self._added = False
+        self._gone = set()
         return sorted(name for name in os.listdir(self._new_text) if name.endswith(".msg"))
 
     def read(self, name: str) -> SpoolEntry:
@@ -290,6 +297,7 @@ class Spool:
         kept in ``tmp/`` for a next entry to be written over (at most
         :data:`SPARES`; ``tmp/`` is emptied at start)."""
         with self._lock:
+            self._gone.add(name)
             fresh = self._fresh.pop(name, None)
             self._fresh_bytes -= len(fresh.raw) if fresh else 0
             spare = f".spare-{next(self._spare_seq)}" if len(self._spares) < SPARES else None
@@ -321,12 +329,13 @@ class Spool:
 
     # ---- the batch in progress (see module doc) --------------------------------
     def begin(self, names: list[str], alone: bool = False) -> None:
-        """Note that the entries ``names`` are being processed (``alone``: one
-        entry on its own). One write in place, no fsync: it serves after the
-        process's death, which its last write survives; after a power cut no
-        attempt is charged."""
+        """The entries ``names`` are being processed (``alone``: one entry on
+        its own): written with the next note (:meth:`handling` or
+        :meth:`committing`; until then nothing was handled, and a death is
+        charged to nobody, as the note ``idle`` says). Each note is one write
+        in place, no fsync: it serves after the process's death, which its
+        last write survives; after a power cut no attempt is charged."""
         self._batch, self._alone = list(names), alone
-        self._note("handling", None)
 
     def handling(self, name: str | None) -> None:
         """The worker handles entry ``name`` of the batch now (None: between entries)."""

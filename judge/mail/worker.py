@@ -351,6 +351,9 @@ class Worker:
             if not names:
                 return LOOK_EVERY
             self.process_batch(names)
+            # every entry listed is gone: the spool is empty unless one was spooled (or written
+            # again: failed) here since (added), or by another process (looked for in LOOK_EVERY)
+            self._spool_empty = self.spool.removed(waiting)
             self._batch_now = min(self.batch, self._batch_now * 2)
             self._collect(0.0)
             if self._work:                  # deadline work waits: one game's turn (see round)
