@@ -410,3 +410,23 @@ def test_cli_stored_game(monkeypatch, capsys, tmp_path):
                                     "  ** this line is for Germany, but these are the orders of France"]
     status, out = _run(monkeypatch, capsys, ["--game", "g1", "--data", str(tmp_path), "--phase", "F1901M"], "")
     assert status == 2 and "S1901M" in out.err
+
+
+def test_a_lines_tokens_are_kept_and_the_same_as_read_afresh(monkeypatch):
+    """A line read again gives its tokens from the lexicon's keep (issue 23:
+    orders sent again and again): equal to a fresh reading, a new list each
+    time (a caller may change it), and the keep starts afresh when full."""
+    import judge.notation.lexicon as lx
+    from judge.maps import load_map, load_names
+    from judge.notation.names import name_index
+    lexicon = lx.Lexicon(name_index(load_map("standard"), load_names("standard")))
+    lines = ["A Par - Bur", "F Lon S F Edi - Nth", "巴黎陆军进攻勃艮第", "A Par - Bur  ", "(A) PAR-BUR!", "hello there"]
+    for line in lines * 2:
+        first, again = lexicon.tokens(line), lexicon.tokens(line)
+        assert first == again == lexicon._tokens(line) and first is not again
+        first.clear()
+        assert lexicon.tokens(line) == lexicon._tokens(line)
+    monkeypatch.setattr(lx, "KEPT_LINES", 3)
+    for n in range(10):
+        assert lexicon.tokens(f"A Par - Bur {n}") == lexicon._tokens(f"A Par - Bur {n}")
+        assert len(lexicon._kept) <= 3

@@ -185,6 +185,7 @@ class Lexicon:
     def __init__(self, names: NameIndex):
         self.names = names
         self.fold_table = names.zh_fold
+        self._kept: dict[str, tuple[Token, ...]] = {}     # line -> its tokens (see tokens)
         self.latin: dict[str, tuple[str, object]] = {}
         self.cjk: dict[str, tuple[str, object]] = {}
         self.latin_coasts: dict[str, str] = {}
@@ -229,7 +230,17 @@ class Lexicon:
 
     # ---- tokenizer -----------------------------------------------------------
     def tokens(self, line: str) -> list[Token]:
-        """The tokens of one line (already :func:`normalise_line`-d or not)."""
+        """The tokens of one line (already :func:`normalise_line`-d or not), a
+        new list each time. The last :data:`KEPT_LINES` lines' tokens are kept:
+        players send the same order lines again and again (issue 23)."""
+        kept = self._kept.get(line)
+        if kept is None:
+            if len(self._kept) >= KEPT_LINES:
+                self._kept.clear()
+            kept = self._kept[line] = tuple(self._tokens(line))
+        return list(kept)
+
+    def _tokens(self, line: str) -> list[Token]:
         raw = _CJK_SPACE.sub("", normalise_line(line))
         s = self.fold(raw)              # one character for one: positions in s are positions in raw
         typed = raw if raw != s else None
@@ -422,6 +433,9 @@ def _drop_glosses(tokens: list[Token], raw: str | None) -> list[Token]:
         out.append(t)
     return out
 
+
+KEPT_LINES = 4096
+"""Lines whose tokens a :class:`Lexicon` keeps (then it starts afresh)."""
 
 _LEXICONS: "weakref.WeakKeyDictionary[NameIndex, Lexicon]" = weakref.WeakKeyDictionary()
 
