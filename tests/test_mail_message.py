@@ -201,31 +201,6 @@ def test_plain_addresses_are_read_as_the_email_parser_reads_them():
     assert fast > 300 and len(values) - fast > 5000
 
 
-def _old_text_part(msg):
-    """The reader's choice of part before its one-part shortcut (issue 23): get_body, then the fallback."""
-    notes = []
-    try:
-        part = msg.get_body(preferencelist=("plain", "html"))
-    except Exception:  # noqa: BLE001
-        part, notes = None, ["broken_mime"]
-    attachments = mails = 0
-    try:
-        for a in (msg.iter_attachments() if msg.is_multipart() else ()):
-            if a.get_content_type() == "message/rfc822":
-                mails += 1
-            else:
-                attachments += 1
-    except Exception:  # noqa: BLE001
-        notes.append("broken_mime")
-    try:
-        if part is None and not msg.is_multipart() and msg.get_content_maintype() == "text":
-            part = msg
-    except Exception:  # noqa: BLE001
-        notes.append("broken_mime")
-    notes += [f"attachments:{attachments}"] * bool(attachments) + [f"attached_mail:{mails}"] * bool(mails)
-    return part, notes
-
-
 def _old_param(part, name):
     from judge.mail.message import _clean
     try:
@@ -240,14 +215,14 @@ def _old_param(part, name):
 def test_the_part_read_and_its_parameters_are_the_email_parsers():
     """The reader's one-part shortcut (:func:`judge.mail.message._text_part`)
     and its Content-Type parameters read once (:class:`_Params`) give the
-    email package's answers (``get_body``, ``get_param``) on the test mails,
-    a few thousand fuzzed ones and odd shapes."""
+    email package's answers (its walk: ``get_body``, ``iter_attachments``;
+    ``get_param``) on the test mails, a few thousand fuzzed ones and odd shapes."""
     from pathlib import Path
 
     import mailfuzz
 
     from judge.mail.limits import ReadLimits, bound_raw
-    from judge.mail.message import _PARSER, _Params, _text_part
+    from judge.mail.message import _PARSER, _Params, _text_part, _walked_text_part
     raws = [p.read_bytes() for p in sorted((Path(__file__).parent / "data" / "mail").rglob("*.eml"))]
     raws += mailfuzz.seeds() + list(mailfuzz.mails(23, 3000))
     head = b"From: a@b.example\r\nTo: judge@example.test\r\nSubject: s\r\n"
@@ -263,7 +238,7 @@ def test_the_part_read_and_its_parameters_are_the_email_parsers():
         raw = bound_raw(raw, ReadLimits())[0]             # as the reader cuts it (MIME depth, parts)
         msg, again = _PARSER.parsebytes(raw), _PARSER.parsebytes(raw)
         part, notes = _text_part(msg)
-        old_part, old_notes = _old_text_part(again)
+        old_part, old_notes = _walked_text_part(again)
         assert (part is None) == (old_part is None) and notes == old_notes, raw[:300]
         if part is None:
             continue

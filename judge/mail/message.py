@@ -291,11 +291,17 @@ def _body(msg: EmailMessage) -> _Body:
 def _text_part(msg: EmailMessage) -> tuple[EmailMessage | None, list[str]]:
     """The part of ``msg`` the judge reads (the plain text, else the HTML, else
     a one-part mail of another text type) and the notes on the others."""
-    if not msg.is_multipart():          # one part: itself if it is text (as get_body and the fallback below read it)
+    if not msg.is_multipart():          # one part: itself if it is text (as the walk reads it)
         try:
             return (msg if msg.get_content_maintype() == "text" else None), []
-        except Exception:  # noqa: BLE001 - the long way says what is wrong
+        except Exception:  # noqa: BLE001 - the walk says what is wrong
             pass
+    return _walked_text_part(msg)
+
+
+def _walked_text_part(msg: EmailMessage) -> tuple[EmailMessage | None, list[str]]:
+    """:func:`_text_part` by the email package's walk (``get_body``, the
+    attachments), with a one-part mail of another text type as the fallback."""
     notes: list[str] = []
     try:
         part = msg.get_body(preferencelist=("plain", "html"))
