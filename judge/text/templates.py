@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
-from types import FunctionType, MethodType
 from pathlib import Path
+from types import FunctionType, MethodType
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
 from jinja2.runtime import Context
@@ -88,10 +88,12 @@ class _Context(Context):
 
 
 class _Environment(Environment):
-    """Jinja's environment, reading ``x.name`` of a plain dict without first
-    trying (and failing) ``getattr`` — the same answer (a dict's own methods,
-    ``x.items``, are still found as methods): a seventh of an order mail's
-    rendering was the AttributeError Jinja raised and caught for each."""
+    """Jinja's environment, with the same answers for less work (issue 23):
+    ``x.name`` of a plain dict read without first trying (and failing)
+    ``getattr`` (a dict's own methods, ``x.items``, are still found as
+    methods: a seventh of an order mail's rendering was the AttributeError
+    Jinja raised and caught for each); plain functions called at once
+    (:class:`_Context`); a template's globals one dict."""
 
     context_class = _Context
 
