@@ -144,8 +144,9 @@ class Store:
         self._cache: OrderedDict[str, tuple[tuple, int, dict]] = OrderedDict()
         self._cached_bytes = 0
         self._cache_lock = threading.Lock()
-        # held while this writer changes the journal and what it notes of it (_mine, _dirty): a
-        # reader in another thread must not take a commit in progress for another writer's
+        # held with the writer lock (_locked): while this writer changes the journal and what it
+        # notes of it (_mine, _dirty), a reader in another thread must not take a commit in progress
+        # for another writer's
         self._state = threading.RLock()
         self._on_recovered: dict[str, Callable[[dict[str, dict]], None]] = {}
         self._unapplied: dict[int, list] = {}     # seq -> changes of a commit reported failed
@@ -416,10 +417,6 @@ class Store:
         """Apply the journal's frames, durably, and empty it — unless it is as
         this writer left it (its own commits, applied: synced at its
         checkpoint). Returns how many frames were applied."""
-        with self._state:
-            return self._recover_held(tell)
-
-    def _recover_held(self, tell: bool) -> int:
         try:
             clean = not self._unapplied and self._log.state() == self._mine
             if not (clean and self._temps_removed):  # a crash's leftovers: at the first commit, and after a crash
@@ -463,10 +460,6 @@ class Store:
             raise StoreError(f"{self.ledger.path}: cannot apply a commit left by a crash: {e}") from None
 
     def _commit(self, changes: list[tuple[str, str, dict | None]], texts: dict[int, str] | None = None) -> None:
-        with self._state:
-            self._commit_held(changes, texts)
-
-    def _commit_held(self, changes: list[tuple[str, str, dict | None]], texts: dict[int, str] | None) -> None:
         records: dict[str, dict | None] = {}       # whole-file documents (phase records)
         databases: dict[str, dict] = {}            # TinyDB files: {table: {doc_id: doc}}
         appends: dict[str, dict] = {}              # append-only files: {"offset", "text"}
@@ -564,7 +557,7 @@ class Store:
         is younger than ``older_than`` seconds). Raises StoreError."""
         if not self._pending or time.monotonic() - self._since < older_than:
             return
-        with self._locked(), self._state:
+        with self._locked():
             try:
                 if self._log.state() == self._mine:
                     self._checkpoint()
@@ -619,13 +612,18 @@ class Store:
 
     @contextlib.contextmanager
     def _locked(self):
+        """The writer lock (between processes), then :attr:`_state` (between
+        this Store's threads): every change to the journal and to this
+        writer's notes of it (a commit, a recovery, a checkpoint) is made
+        holding both, and a reader checks those notes holding the second."""
         try:
             fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as e:
             raise StoreError(f"{self._lock_path}: {e.strerror or e}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
+            with self._state:
+                yield
         finally:
             os.close(fd)
 
