@@ -181,10 +181,10 @@ def _decoded(value: str) -> str:
     return _clean(value)
 
 
-ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
-PLAIN_ADDR = rf"{ATOM}(?:\.{ATOM})*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
+_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+PLAIN_ADDR = rf"{_ATOM}(?:\.{_ATOM})*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
 """``local@domain`` of dot-atoms (RFC 5322 ``atext``): an address every mail parser reads as written."""
-_PLAIN_ADDRESS = re.compile(rf"(?:((?:{ATOM} )*{ATOM}) )?<({PLAIN_ADDR})>|({PLAIN_ADDR})")
+_PLAIN_ADDRESS = re.compile(rf"(?:((?:{_ATOM} )*{_ATOM}) )?<({PLAIN_ADDR})>|({PLAIN_ADDR})")
 """``addr``, ``<addr>`` or ``Some Words <addr>``: atoms and dot-atoms only."""
 
 
