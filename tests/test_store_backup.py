@@ -143,3 +143,39 @@ def test_restore_refuses_while_the_judge_runs_and_names_what_to_do(tmp_path):
     bad.write_bytes(b"nonsense")
     done = judge(config, "store", "restore", str(bad))
     assert done.returncode == 2 and "is not a judge backup" in done.stderr
+
+
+@pytest.mark.parametrize("filters", [True, False])
+def test_a_backup_unpacks_plain_files_only_with_or_without_tarfiles_filters(tmp_path, monkeypatch, filters):
+    """Restoring unpacks with tarfile's ``data`` filter, or — on a Python
+    without extraction filters (Debian 12's 3.11.2, where the README's
+    first command makes its venv) — plain files and folders only: a member
+    outside the backup or a link is refused either way."""
+    import io
+
+    from judge.storage import backup
+    if not filters:
+        monkeypatch.delattr(tarfile, "data_filter", raising=False)
+
+    def archive(extra: tarfile.TarInfo | None) -> Path:
+        path = tmp_path / f"b{len(list(tmp_path.iterdir()))}.tar.gz"
+        with tarfile.open(path, "w:gz") as tar:
+            for name, data in (("judge-backup/store/VERSION", b"3\n"), ("judge-backup/spool/new/a.msg", b"x")):
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+            if extra is not None:
+                tar.addfile(extra, io.BytesIO(b"evil") if extra.isfile() else None)
+        return path
+
+    with tarfile.open(archive(None)) as tar:
+        backup._extract(tar, tmp_path / "out", tar.getmembers())
+    assert (tmp_path / "out" / "judge-backup" / "store" / "VERSION").read_bytes() == b"3\n"
+    outside = tarfile.TarInfo("judge-backup/../../evil")
+    outside.size = 4
+    link = tarfile.TarInfo("judge-backup/store/link")
+    link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
+    for bad in (outside, link):
+        with tarfile.open(archive(bad)) as tar, pytest.raises((backup.BackupError, tarfile.TarError)):
+            backup._extract(tar, tmp_path / "bad", tar.getmembers())
+    assert not (tmp_path / "evil").exists() and not (tmp_path.parent / "evil").exists()

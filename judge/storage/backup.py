@@ -172,6 +172,20 @@ def read_manifest(archive: Path) -> dict:
     return manifest
 
 
+def _extract(tar: tarfile.TarFile, folder: Path, members: list[tarfile.TarInfo]) -> None:
+    """Unpack ``members`` into ``folder`` with tarfile's ``data`` filter; on a
+    Python without extraction filters (3.11 before 3.11.4: Debian 12's
+    3.11.2) only plain files and folders inside ``folder`` are unpacked, and
+    BackupError names any other member (what that filter refuses)."""
+    if hasattr(tarfile, "data_filter"):
+        tar.extractall(folder, members=members, filter="data")
+        return
+    for m in members:
+        if not (m.isfile() or m.isdir()) or m.name.startswith("/") or ".." in m.name.split("/"):
+            raise BackupError(f"{tar.name}: member {m.name!r} is not a plain file or folder inside the backup")
+    tar.extractall(folder, members=members)
+
+
 def restore(archive: Path, data_dir: Path) -> dict:
     """Unpack the backup ``archive`` into ``data_dir`` (whose judge is
     stopped: the caller holds the folder). Its ``store`` is moved aside
@@ -188,7 +202,7 @@ def restore(archive: Path, data_dir: Path) -> dict:
     try:
         with tarfile.open(archive) as tar:
             members = [m for m in tar.getmembers() if m.name == TOP or m.name.startswith(TOP + "/")]
-            tar.extractall(work, members=members, filter="data")
+            _extract(tar, work, members)
         top = work / TOP
         if not (top / "store" / "VERSION").is_file():
             raise BackupError(f"{archive} holds no store")
