@@ -48,8 +48,10 @@ def test_status_and_metrics_of_a_running_judge(tmp_path):
         def read_mail():
             out = judge(config, "status", "--json")
             doc = json.loads(out.stdout)
-            return doc if doc["mails_read"] == 1 else None
-        doc = wait_for(read_mail, 15, what="the health file")
+            # the answer is in the Maildir before the sender's report of it is recorded (the worker takes
+            # reports at its next wake-up, within REPORT_DELAY): until then the row counts as unsent
+            return doc if doc["mails_read"] == 1 and doc["mails"]["unsent"] == 0 else None
+        doc = wait_for(read_mail, 15, what="the health file with the answer recorded sent")
         assert doc["serving"] == daemon.proc.pid and doc["mails"]["set_aside"] == 1
         assert doc["last_adjudication"]["game"] == "demo" and doc["games"] == {"forming": 1}
         assert doc["store_bytes"] > 0 and doc["last_mail_read"]
