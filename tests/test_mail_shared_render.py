@@ -17,7 +17,7 @@ import jinja2.meta
 import judge.mail.worker as worker_module
 from judge.text.templates import environment
 from judge.mail.notices import BY_ROLE, TEMPLATES
-from mailjudge import POWERS, T0, Judge, addr
+from mailjudge import GM, POWERS, T0, Judge, addr
 from judge.scheduler import Work
 
 NOTICES = Path(__file__).resolve().parents[1] / "templates" / "mail"   # the loader's root
@@ -130,3 +130,31 @@ def test_a_results_mail_body_is_stored_once_and_sent_whole(tmp_path):
     judge.worker.record_reports(judge.worker._reports)
     assert store.get("outbox", results[7]["id"]) is None
     assert judge.worker.prune_bodies() == 1 and store.body_keys() == []
+
+
+def test_each_late_player_gets_his_own_reminder_and_late_notice(tmp_path):
+    """Reminders and late notices have one key a phase for all powers: each
+    power's mail (rendered once for all readers of its notice, not of its
+    key) names that power and its units, not the first late power's."""
+    from judge.storage import load_game
+    judge = Judge(tmp_path)
+    judge.mail("gm@example.org", "CREATE g1 gmsecret grace=1d reminders=1h\n")
+    for p in POWERS:
+        judge.mail(addr(p), f"JOIN g1 pw-{p.lower()} {p}\n")
+    deadline = load_game(judge.worker.store, "g1").schedule.deadline
+    for when, subject in ((deadline - timedelta(minutes=30), "Diplomacy reminder g1 S1901M"),
+                          (deadline + timedelta(minutes=1), "Diplomacy late notice g1 S1901M")):
+        judge.now = when
+        before = len(judge.sent)
+        judge.worker.submit_work(Work("tick", "g1", "S1901M"))
+        for _ in range(5):
+            judge.worker.round()
+            if not judge.worker._work:
+                break
+        mails = {r["to"][0]: email.message_from_string(r["raw"], policy=policy.default).get_body(("plain",))
+                 .get_content() for r in judge.sent[before:] if r["subject"] == subject and r["to"][0] != GM}
+        assert sorted(mails) == sorted(addr(p) for p in POWERS), subject
+        for p in POWERS:
+            assert f"orders of {p}" in mails[addr(p)], (subject, p)
+            assert not any(f"orders of {q}" in mails[addr(p)] for q in POWERS if q != p), (subject, p)
+        assert "F Lon" in mails[addr("England")] and "F Lon" not in mails[addr("France")]

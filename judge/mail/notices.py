@@ -89,8 +89,10 @@ def notice_replies(notice: Notice, game, db, judge) -> list[Reply]:
             maps[(lang, names)] = notice_pictures(notice, game, lang, names)
         fmt = map_format(game, accounts.get(address))
         template = template_of(notice.kind)
+        # the notice's addressees in its key: notices of one kind and key may differ by them (each
+        # late power's reminder or late notice names that power and its units)
         shared = "" if TEMPLATES.get(notice.kind, notice.kind) in BY_ROLE else \
-            f"{notice.kind}:{notice.key}:{lang}:{names}:{fmt}:{hides_addresses(game, role)}"
+            f"{notice.kind}:{notice.key}:{','.join(notice.to)}:{lang}:{names}:{fmt}:{hides_addresses(game, role)}"
         context = {"n": notice.data, "kind": notice.kind, "role": role, "w": words[(lang, names)],
                    "phases": phases, "tz": notice.data.get("timezone", "UTC"),
                    "judge_code": judge.address.partition("@")[0].upper(),
