@@ -102,6 +102,15 @@ def test_wrong_passwords_lock_the_power_for_an_hour_and_its_player_is_told(tmp_p
     assert "too many wrong passwords" in mails[0].get_content() and len(mails) == 1
     # from the address on record, under auth=address, the player still plays
     assert "Signed on" in j.text("fr@x.org", "SIGNON g1\nA Par H")
+    # and under auth=password (the default) with the password: strangers cannot lock him out
+    assert "Signed on" in j.text("gm@x.org", "SIGNON g1 gmpass1\nSET auth=password")
+    assert "password" in j.text("fr@x.org", "SIGNON g1\nA Par H") and "Signed on" not in \
+        j.text("fr@x.org", "SIGNON g1\nA Par H")
+    text = j.text("fr@x.org", "SIGNON g1 frpass1\nA Par - Bur")
+    assert "Signed on" in text and "too many" not in text
+    assert "wrong password" in j.text("fr@x.org", "SIGNON g1 frpass2")     # checked, and wrong
+    mails = j.mails("fr@new.org", "SIGNON Fg1 frpass1\nA Par H")          # elsewhere: still locked
+    assert "its password is checked only in mail from its player's own address" in mails[0].get_content()
     # an hour later the lock is over
     now[0] = NOW + timedelta(hours=1, minutes=1)
     assert "Signed on" in j.text("fr@new.org", "SIGNON Fg1 frpass1")

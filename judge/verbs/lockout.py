@@ -6,8 +6,13 @@ wrong password within an hour of the first locks that power's password for
 it (even the right one) until the lock ends, and its player (the leader and
 the advisors who get the power's mail; the GM for the GM) is mailed a notice
 once, with the number of wrong passwords, the last sender and the end of the
-lock. A SIGNON from the address on record without a password, where the game's
-``auth`` believes it, is not locked out: the lock stops guessing, not playing.
+lock. The lock stops guessing, not playing: a SIGNON from one of the power's
+addresses on record (the GM's for the GM) is checked as ever, with its
+password or — where the game's ``auth`` believes the address — without.
+Before, under ``auth = "password"`` (the default) five mails from strangers
+locked the player out of his own game for an hour (found by a new-user
+trial). A guesser who forges the player's From gets no answer to read: the
+replies go to the player.
 
 Store table ``wrong_passwords``: ``"<game>/<power>"`` (``"<game>/@gm"`` for
 the GM) -> ``{"since": UTC ISO time of the first wrong password counted,
