@@ -194,8 +194,8 @@ class Senders:
     within a minute wait behind everyone else's and are answered in one
     digest, beyond ``read_per_minute`` they are not read (logged, counted in
     the digest; 0 turns fair queueing off); ``lookup_seconds``: a sender is
-    answered ``LIST`` and ``HELP`` once in this many seconds each, and told
-    to wait in between (0: no bound)."""
+    answered the same ``LIST`` or ``HELP`` line once in this many seconds,
+    and told to wait in between (0: no bound)."""
     deny: list = field(default_factory=list)
     auth: str = ""
     trusted_authserv_ids: list = field(default_factory=list)

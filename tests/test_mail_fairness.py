@@ -172,19 +172,26 @@ def test_list_asked_a_hundred_times_a_minute_is_answered_once_then_told_to_wait(
 def test_list_and_help_are_answered_again_after_a_minute(tmp_path):
     judge = Judge(tmp_path, fair=False)
     judge.put(PLAYER, "LIST\nHELP\n")
-    judge.put(PLAYER, "HELP\n帮助\nLIST\n")
+    judge.put(PLAYER, "help\n list \n")                       # the same lines, case and spaces aside
     judge.worker.drain()
     first, second = judge.to(PLAYER)
     assert "ask again" not in first and "AWARD [BEST] STRATEGY" in first      # HELP's text
-    assert second.count("ask again in 60 seconds") == 3 and "AWARD [BEST] STRATEGY" not in second
+    assert second.count("ask again in 60 seconds") == 2 and "AWARD [BEST] STRATEGY" not in second
+    # another answer is no repeat: the help in Chinese, the list of one game
+    judge.put(PLAYER, "帮助\n")
+    judge.put(PLAYER, "LIST nosuch\n")
+    judge.worker.drain()
+    chinese, one = judge.to(PLAYER)[2:]
+    assert "AWARD" in chinese and "秒后再问" not in chinese and "ask again" not in chinese
+    assert "ask again" not in one and "nosuch" in one
     judge.now += timedelta(seconds=30)
     judge.put(PLAYER, "LIST\n")
     judge.worker.drain()
-    assert "ask again in 30 seconds" in judge.to(PLAYER)[2]
+    assert "ask again in 30 seconds" in judge.to(PLAYER)[4]
     judge.now += timedelta(seconds=31)
     judge.put(PLAYER, "LIST\n")
     judge.worker.drain()
-    assert "ask again" not in judge.to(PLAYER)[3]
+    assert "ask again" not in judge.to(PLAYER)[5]
     judge.put("other@example.org", "LIST\n")                   # another sender: answered at once
     judge.worker.drain()
     assert "ask again" not in judge.to("other@example.org")[0]

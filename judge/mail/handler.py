@@ -256,25 +256,35 @@ class MailHandler:
         this sender less than ``[senders] lookup_seconds`` ago: then it is
         not done again, the answer says when to ask again (issue 23: LIST
         costs the judge most and needs no password; issue 19: one sender
-        asking a hundred times a minute is answered once). Table ``asked``:
-        sender -> {verb: UTC ISO time it was last answered}."""
+        asking a hundred times a minute is answered once). The same answer
+        is the same line, case and spaces aside: ``LIST demo`` is not
+        ``LIST``, nor ``帮助`` (the help in Chinese) ``HELP``. Table
+        ``asked``: sender -> {line: UTC ISO time it was last answered} (the
+        lines of the last ``lookup_seconds`` only)."""
         seconds = self.cfg.senders.lookup_seconds
         sender = (s.asker.address or s.asker.reply_to or "").lower()
         if not seconds or not sender:
             return False
-        row = s.db.get("asked", sender) or {}
-        try:
-            last = datetime.fromisoformat(row[cmd.name]) if row.get(cmd.name) else None
-        except (TypeError, ValueError):
-            last = None
-        if last is not None and timedelta(0) <= s.now - last < timedelta(seconds=seconds):
-            again = last + timedelta(seconds=seconds)
+        window = timedelta(seconds=seconds)
+        asked = {}
+        for line, at in (s.db.get("asked", sender) or {}).items():
+            try:
+                when = datetime.fromisoformat(at)
+            except (TypeError, ValueError):
+                continue
+            if timedelta(0) <= s.now - when < window:
+                asked[line] = when
+        key = " ".join(cmd.line.split()).casefold()
+        last = asked.get(key)
+        if last is not None:
+            again = last + window
             s.error(cmd.line, "asked_again", seconds=max(1, round((again - s.now).total_seconds())),
                     limit=round(seconds))
-            log.info("mail %s from %s: %s answered at %s; not again before %s", s.asker.key, sender,
-                     cmd.name.upper(), last.isoformat(), again.isoformat())
+            log.info("mail %s from %s: %r answered at %s; not again before %s", s.asker.key, sender,
+                     key, last.isoformat(), again.isoformat())
             return True
-        s.db.put("asked", sender, dict(row, **{cmd.name: s.now.isoformat()}))
+        asked[key] = s.now
+        s.db.put("asked", sender, {line: when.isoformat() for line, when in asked.items()})
         return False
 
     def _answer_refused(self, s: Session) -> bool:
