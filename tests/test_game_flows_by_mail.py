@@ -155,6 +155,10 @@ def test_rollback_of_a_finished_game_waits_for_orders_again_and_mails_every_new_
     mails = judge.mail(addr("France"), signon("France") + "A Par - Bur\n")
     assert sent(mails) == [(addr("France"), "Re: cmd")]
     assert "A Par - Bur" in to(mails)[addr("France")][0] and "is over" not in to(mails)[addr("France")][0]
+    # the answer says whose restored orders the phase still waits for (not "every power's orders are in")
+    waiting = [line for line in to(mails)[addr("France")][0].splitlines() if "not yet confirmed" in line]
+    assert len(waiting) == 1 and "Italy" in waiting[0] and "France" not in waiting[0]
+    assert "Every power's orders are in." not in to(mails)[addr("France")][0]
     assert judge.after_mail() == []
     mails = judge.mail(addr("Italy"), signon("Italy") + "SET NOWAIT\n")    # keeps its orders as they stand
     assert sent(mails) == [(addr("Italy"), "Re: cmd")] and judge.after_mail() == []

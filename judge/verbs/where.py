@@ -13,7 +13,9 @@ from ..game.turns import lifecycle
 
 def where(game: Game) -> dict:
     """``{game, map, phase, state (turns.lifecycle's), deadline (UTC or
-    None), timezone, missing: [power, ...] (running, not paused), draw:
+    None), timezone, missing: [power, ...] (running, not paused),
+    to_confirm: [power, ...] (running: orders a ROLLBACK restored, which hold
+    early processing back until sent again or SET NOWAIT), draw:
     (votes, survivors) or None, conceded: votes or 0}``."""
     life = lifecycle(game)
     votes = game.ending.votes
@@ -21,6 +23,7 @@ def where(game: Game) -> dict:
     missing = missing_powers(game) if life["state"] in ("running", "waiting") else []
     return {"game": game.name, "map": game.map_name, "phase": str(game.phase), "state": life,
             "deadline": life["deadline"], "timezone": life["timezone"], "missing": missing,
+            "to_confirm": sorted(set(game.schedule.to_confirm) - set(missing)) if life["state"] == "running" else [],
             "draw": (len([p for p in votes.draw if p in survivors]), len(survivors)) if votes.draw and survivors
             else None,
             "conceded": len(votes.concede) if not game.finished else 0}
