@@ -678,3 +678,18 @@ def test_a_house_rules_game_by_mail_to_an_alliance_victory_scores_as_appendix_2_
     people = person_scores(Game.from_dict(house.game(), lambda i: {}))
     assert (people[ADV].points, people[ADV].coins) == (0, 0)
     assert (people[addr("England")].points, people[addr("England")].coins) == (18, 3200)
+
+
+def test_an_answer_in_the_grace_period_says_until_when_orders_still_count(tmp_path):
+    """Past the deadline, in the grace period, an answer gives the deadline
+    that passed and the end of the grace period, when orders stop counting."""
+    from datetime import datetime
+    judge = started(tmp_path, "CREATE g gmsecret grace=1d reminders=none")
+    deadline = datetime.fromisoformat(judge.game()["schedule"]["deadline"])
+    before = to(judge.mail(addr("France"), signon("France") + "A Par - Bur\n"))[addr("France")][0]
+    assert "grace period" not in before
+    judge.now = deadline + timedelta(minutes=1)
+    judge.work(phase="S1901M")                                        # the deadline: the grace period begins
+    text = to(judge.mail(addr("France"), signon("France") + "A Par - Pic\n"))[addr("France")][0]
+    end = (deadline + timedelta(days=1)).strftime("%a %d %b %Y %H:%M")
+    assert f"The deadline has passed: orders received before {end} UTC still count (the grace period)." in text

@@ -7,13 +7,15 @@ vote stands at (counts only: who voted stays private) — as data for
 from __future__ import annotations
 
 from ..game import Game
+from ..game.deadlines import grace_end
 from ..game.nmr import missing_powers
 from ..game.turns import lifecycle
 
 
 def where(game: Game) -> dict:
     """``{game, map, phase, state (turns.lifecycle's), deadline (UTC or
-    None), timezone, missing: [power, ...] (running, not paused),
+    None), timezone, grace (UTC: when the grace period ends, while it runs;
+    else None), missing: [power, ...] (running, not paused),
     to_confirm: [power, ...] (running: orders a ROLLBACK restored, which hold
     early processing back until sent again or SET NOWAIT), draw:
     (votes, survivors) or None, conceded: votes or 0}``."""
@@ -23,6 +25,8 @@ def where(game: Game) -> dict:
     missing = missing_powers(game) if life["state"] in ("running", "waiting") else []
     return {"game": game.name, "map": game.map_name, "phase": str(game.phase), "state": life,
             "deadline": life["deadline"], "timezone": life["timezone"], "missing": missing,
+            "grace": grace_end(game.settings.deadlines, life["deadline"])
+            if life["late"] and life["deadline"] and life["state"] == "running" else None,
             "to_confirm": sorted(set(game.schedule.to_confirm) - set(missing)) if life["state"] == "running" else [],
             "draw": (len([p for p in votes.draw if p in survivors]), len(survivors)) if votes.draw and survivors
             else None,
