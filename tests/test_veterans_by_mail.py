@@ -241,6 +241,8 @@ def test_rare_commands_are_answered_with_our_way_and_change_nothing(judge, line,
     before = judge.game()
     text = answer(judge, F, f"SIGNON g pw-france\n{line}\n")
     assert f"is not a command of this judge: " in text and ours in text
+    if line.startswith("SET "):                 # the SET WORD named, not SET (which is a command here)
+        assert f"{' '.join(line.split()[:2])} is not a command of this judge" in text
     assert judge.game() == before
 
 

@@ -489,7 +489,7 @@ def read_command(line: str) -> CommandLine | None:
         if "=" in words[1]:                     # the GM's game settings
             return _line(BY_NAME["set_settings"], words[1:], line)
         if words[1].isascii() and words[1].isalpha():     # njudge's SET WORD of a GM: our way
-            return _veteran(words, line, "SET")
+            return _veteran(words, line, f"SET {words[1].upper()}")
     for n in (3, 2):                            # FORCE BEGIN, BECOME MASTER, I AM ALSO x@y
         key = " ".join(words[:n]).upper()
         if len(words) >= n and key in _PHRASES and (key != "I AM ALSO" or "@" in " ".join(words[3:4])):
