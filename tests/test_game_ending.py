@@ -490,3 +490,13 @@ def test_a_finished_game_round_trips_through_the_store(tmp_path):
     assert final_scores(loaded) == final_scores(game)
     with pytest.raises(GameError, match="is over"):
         loaded.process(T0)
+
+
+def test_a_power_nobody_played_gets_no_leaders_reward():
+    """Appendix 2's 2000k go to each power's leader (元首): a power without a
+    player at the end (never joined, or ejected and not replaced) has none."""
+    game = play_to_a_draw_with_italy_silent()
+    game.players["Turkey"] = Player(())
+    scores = final_scores(game)
+    assert scores["Turkey"].coins == 0 and "leader_reward" not in [i.code for i in scores["Turkey"].items]
+    assert scores["Russia"].coins == 2000

@@ -44,6 +44,14 @@ def test_house_solo():
     assert [i.code for i in scores["Russia"].items] == ["centres", "solo_bonus", "leader_reward"]
 
 
+def test_house_no_leader_no_reward():
+    """Appendix 2 rewards each power's leader (元首): a power nobody played gets no 2000k."""
+    scores = score("house", SOLO_BOARD, result("solo", ("Russia",)),
+                   ScoreExtras(leaders=frozenset(POWERS) - {"Turkey", "Italy"}))
+    assert {p: s.coins for p, s in scores.items()} == {p: 0 if p in ("Turkey", "Italy") else 2000 for p in POWERS}
+    assert [i.code for i in scores["Turkey"].items] == ["centres"] and points(scores)["Turkey"] == 8
+
+
 def test_house_alliance():
     """Appendix 2: each member of a winning alliance +6 on its own SCs."""
     board = counts(England=10, France=9, Germany=6, Russia=7, Italy=2)

@@ -132,7 +132,8 @@ def final_scores(game: "Game") -> dict[str, Score]:
     extras = None
     if game.settings.scoring.system == HOUSE:
         extras = ScoreExtras(dict(game.ending.passive),
-                             {a: o.winners for a, o in award_outcomes(game).items()})
+                             {a: o.winners for a, o in award_outcomes(game).items()},
+                             frozenset(led_powers(game)))
     try:
         return score(game.settings.scoring.system, game.sc_counts(), result, extras,
                      concession_bonus=game.settings.scoring.concession_bonus)

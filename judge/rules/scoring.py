@@ -166,10 +166,14 @@ class ScoreExtras:
       rules passive.
     * ``awards``: ``{award: powers receiving it}`` for ``"best_strategy"`` and
       ``"best_diplomacy"`` (named by the GM, or from :func:`tally_award`).
+    * ``leaders``: the powers that have a leader (元首), who gets the leader's
+      reward ("每一国元首将获得2000k币的奖励"): a power nobody played has none
+      and gets none; ``None``: every power has one.
     """
 
     passive: Mapping[str, int] = field(default_factory=dict)
     awards: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    leaders: frozenset[str] | None = None
 
     def __bool__(self) -> bool:
         return bool(self.passive) or any(self.awards.values())
@@ -187,7 +191,7 @@ def score(system: str, final_counts: Mapping[str, int], result: VictoryResult,
     unknown = set(result.winners) - set(final_counts)
     if unknown:
         raise RuleError("not_scored", what="winners", powers=sorted(unknown))
-    extras = extras or ScoreExtras()
+    extras = extras if extras is not None else ScoreExtras()
     if system != HOUSE and extras:
         raise RuleError("extras_not_house", system=system)
     if system == HOUSE:
@@ -224,7 +228,8 @@ def _house(counts: Mapping[str, int], result: VictoryResult, extras: ScoreExtras
             lines.append(ScoreItem("solo_bonus", SOLO_BONUS))
         if power in result.winners and result.kind == ALLIANCE and not result.shared:
             lines.append(ScoreItem("alliance_bonus", ALLIANCE_BONUS))
-        lines.append(ScoreItem("leader_reward", coins=LEADER_COINS))
+        if extras.leaders is None or power in extras.leaders:
+            lines.append(ScoreItem("leader_reward", coins=LEADER_COINS))
         lines += [ScoreItem(a, coins=AWARD_COINS) for a in AWARDS if power in extras.awards.get(a, ())]
         if power in extras.passive:
             fine = extras.passive[power]
