@@ -186,8 +186,10 @@ def test_finished_game_page_shows_result_final_centres_and_scores(finished):
     rows = dict(re.findall(r'<tr data-power="(\w+)"(?: class="winner")?><td>.*?</td>((?:<td[^>]*>[^<]*</td>)+)</tr>',
                            text.split('<table class="final">')[1].split("</table>")[0]))
     assert set(rows) == {"Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"}
-    assert '<td class="num">4</td><td class="num">4</td><td class="num">4</td><td class="num">2000k</td>' \
-        '<td class="items">SCs 4, leader&#39;s reward +2000k</td>' in rows["England"]
+    # England had no player (only France and Germany did): no leader, no leader's reward (Appendix 2)
+    assert '<td class="num">4</td><td class="num">4</td><td class="num">4</td><td class="num"></td>' \
+        '<td class="items">SCs 4</td>' in rows["England"]
+    assert '<td class="num">2000k</td>' in rows["Germany"] and "leader&#39;s reward +2000k" in rows["Germany"]
     assert "forfeited (passive play) -3" in rows["Austria"] and "fine -2" in rows["Austria"]
     assert '<tr data-power="France" class="winner">' in text and '<tr data-power="Italy" class="winner">' not in text
     assert "<li>Best strategy award: France (named by the GM)</li>" in text
