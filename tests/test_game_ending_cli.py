@@ -37,6 +37,10 @@ def test_new_with_victory_and_scoring_flags(capsys, data):
         (16, "most", 18, 1905, "continue", "public")
     assert v.end_at == datetime(2026, 12, 31, 16, 0, tzinfo=timezone.utc)
     assert stored(data).settings.scoring.awards == "vote"
+    rc, out, _ = judge(capsys, "game", "new", "plain", "--data", data)      # no flag: the defaults named
+    assert rc == 0 and "Ends by: solo=18." in out
+    rc, out, _ = judge(capsys, "game", "new", "open", "--solo", "none", "--data", data)
+    assert rc == 0 and "Ends by: no victory condition: the GM's END." in out
     rc, _, err = judge(capsys, "game", "new", "h", "--solo", "40", "--data", data)
     assert rc == 2 and "more than the map's 34 supply centres" in err and stored(data, "h") is None
 

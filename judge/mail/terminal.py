@@ -82,7 +82,8 @@ def _said(r: dict, game) -> str:
         return status_text(game)
     if kind == "new":
         return "\n".join([f"Game {r['game']} created on map {r['map']}, rules {r['rules']}, seed {r['seed']}.",
-                          "Ends by: " + ", ".join(f"{k}={v}" for k, v in r["ends"].items()) + ".",
+                          "Ends by: " + (", ".join(f"{k}={v}" for k, v in r["ends"].items())
+                                         or "no victory condition: the GM's END") + ".",
                           f"Phase: {phase_title(r['phase'])} ({r['phase']})."])
     if kind == "taken_in":
         if not r["arrived"]:

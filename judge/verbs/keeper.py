@@ -38,7 +38,12 @@ def new(s: Session, cmd) -> None:
     ends = describe_settings(settings)
     s.results.append({"kind": "new", "line": cmd.line, "game": game.name, "map": game.map_name,
                       "rules": settings.rules, "seed": seed, "phase": str(game.phase),
-                      "ends": {key: ends[key] for key in keys}})
+                      "ends": {key: ends[key] for key in keys + [k for k in END_KEYS if k not in keys]
+                               if ends.get(key, "none") != "none"}})
+
+
+END_KEYS = ["solo", "alliance", "end_year", "end_at"]
+"""The victory conditions ``judge game new`` names even when left at their defaults."""
 
 
 def status(s: Session, cmd) -> None:
