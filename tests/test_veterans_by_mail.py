@@ -94,6 +94,7 @@ def test_set_draw_and_set_no_draw(judge):
     text = answer(judge, F, "SIGNON g pw-france\nSET DRAW\n")
     assert "France votes for a draw." in text
     assert "The vote stands at 1 of 7 surviving powers for a draw" in text
+    assert "lasts until this phase is adjudicated: send it again in the next phase to keep it." in text
     assert "France" in judge.game()["ending"]["votes"]["draw"]
     for line in ("SET NO DRAW", "SET NODRAW"):
         answer(judge, F, "SIGNON g pw-france\nSET DRAW\n")
