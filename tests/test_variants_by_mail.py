@@ -198,3 +198,21 @@ def test_neutral_units_through_the_game_layer_and_the_archive(tmp_path):
     assert NEUTRAL not in game.position.centre_counts()
     assert "Game n" in history_text(game) and summary_text(game)
     assert check_export(json.loads(json.dumps(export_game(game)))) == []
+
+
+@pytest.mark.parametrize("variant", FAST + SLOW)
+def test_every_power_of_every_variant_has_its_chinese_names(variant):
+    """Chinese players JOIN a variant's power and read its name in their script."""
+    powers = load_names(variant)["powers"]
+    for power in load_map(variant).powers:
+        assert powers[power].get("zh_hans") and powers[power].get("zh_hant"), (variant, power)
+
+
+def test_join_an_ancient_mediterranean_power_in_chinese(tmp_path):
+    j = Judge(tmp_path)
+    j.mail(GM, "CREATE anc gmsecret variant=ancmed\n")
+    reply = to(j.mail("rome@example.cn", "加入 anc 密码一二三 罗马\n"))["rome@example.cn"][0]
+    assert "罗马" in reply and "不是国家" not in reply, reply
+    assert stored(j, "anc").players["Rome"].addresses == ("rome@example.cn",)
+    reply = to(j.mail("han@example.tw", "加入 anc 密碼一二三 希臘\n"))["han@example.tw"][0]
+    assert "希臘" in reply and stored(j, "anc").players["Greece"].addresses == ("han@example.tw",)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from ..maps import load_map, read_json, MAPS_DIR
 from ..rules.map import NEUTRAL, normalise_name
 from .dpjudge import MapText, Where
+from .zh_powers import ZH_POWERS
 
 SEASONS = {"SPRING": "S", "FALL": "F", "AUTUMN": "F", "WINTER": "W"}
 PHASES = {"MOVEMENT": "M", "ADJUSTMENTS": "A", "ADJUSTMENT": "A"}
@@ -314,6 +315,8 @@ def _names(text: MapText, m: dict, powers, keys, shown, classic: bool, notes: li
                 entry.update(zh_hans=pe.get("zh_hans"), zh_hant=pe.get("zh_hant"))
         if not classic and key in base["powers"]:
             entry.update({z: base["powers"][key][z] for z in ("zh_hans", "zh_hant") if z in base["powers"][key]})
+        if "zh_hans" not in entry and shown[key] in ZH_POWERS:
+            entry["zh_hans"], entry["zh_hant"] = ZH_POWERS[shown[key]]
         power_names[key] = entry
     _dedupe(power_names, notes, "power")
     if classic:
