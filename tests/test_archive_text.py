@@ -56,6 +56,11 @@ def test_history_refuses_bad_ranges(game):
         history_text(game, "F1905M")
     with pytest.raises(GameError, match="is not a phase name"):
         history_text(game, "autumn")
+    from datetime import datetime, timezone
+    from judge.game import Game
+    fresh = Game.create("fresh", now=datetime(2025, 1, 1, tzinfo=timezone.utc), seed=1)
+    with pytest.raises(GameError, match="game fresh has no adjudicated phase yet: it is at S1901M"):
+        history_text(fresh)
     with pytest.raises(ValueError, match="unknown language"):
         history_text(game, lang="fr")
 

@@ -31,6 +31,8 @@ def history_text(game: Game, from_phase: str | None = None, to_phase: str | None
     :class:`~judge.game.GameError` for a bad phase name or an empty range,
     ValueError for an unknown language."""
     check_lang(lang)
+    if not game.history:
+        raise GameError("no_phase_yet", game=game.name, current=str(game.phase))
     w = Words(game.map_name, lang, names or game.settings.names)
     lo, hi = (_phase_key(p) if p else None for p in (from_phase, to_phase))
     picked = [r.phase for r in game.history

@@ -153,6 +153,7 @@ TEXTS: dict[str, str] = {
     "repeated": N_("this mail repeats the one done at %(at)s, and game %(game)s has moved on since (it is at "
                    "%(current)s now): not done again (to do it now, send %(retry)s)"),
     "no_phase_range": N_("game %(game)s has no adjudicated phase in that range"),
+    "no_phase_yet": N_("game %(game)s has no adjudicated phase yet: it is at %(current)s"),
     "broadcast_recipients": N_("BROADCAST takes no recipients (use PRESS TO ...): %(text)s"),
     "press_not_power": N_('"%(text)s" is not a power of this game'),
     "press_too_long": N_("press is limited to %(limit)s characters"),
