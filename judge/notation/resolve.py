@@ -209,11 +209,6 @@ def _build_of(ref: Ref, ctx, check_position: bool) -> Build:
         raise _fail(ctx, "unit_type_needed", province=ref.prov)
     if (t == "A" and prov.kind == "sea") or (t == "F" and prov.kind == "inland") or prov.kind == "impassable":
         raise _fail(ctx, "impossible_unit", unit_type=t, province=ref.prov)
-    loc = ref.prov
-    if t == "F" and prov.coasts:
-        if not ref.coast:
-            raise _fail(ctx, "coast_needed", province=ref.prov, coasts=list(gm.coasts_of(ref.prov)))
-        loc = _coast_location(ref.prov, ref.coast, ctx)
     pos = ctx.position
     if check_position and pos is not None and ctx.phase_kind == "A":
         if ctx.power:            # the checks in the order of the rules core (judge.rules.adjustments)
@@ -224,6 +219,11 @@ def _build_of(ref: Ref, ctx, check_position: bool) -> Build:
                 raise _fail(ctx, "not_owned", province=ref.prov, power=ctx.power)
         if ref.prov in pos.units:
             raise _fail(ctx, "occupied", province=ref.prov)
+    loc = ref.prov               # the coast asked for last: no use naming one where nothing may be built
+    if t == "F" and prov.coasts:
+        if not ref.coast:
+            raise _fail(ctx, "coast_needed", province=ref.prov, coasts=list(gm.coasts_of(ref.prov)))
+        loc = _coast_location(ref.prov, ref.coast, ctx)
     return Build(t, loc)
 
 
