@@ -55,16 +55,21 @@ def _game(tmp_path: Path) -> Judge:
     return judge
 
 
-def _results(judge: Judge) -> list[dict]:
-    """The outbox rows of g1's S1901M results, its deadline passed and done."""
-    judge.now = T0 + timedelta(days=10)
+def _tick(judge: Judge, when) -> list[dict]:
+    """The outbox rows g1's S1901M work makes at ``when`` (UTC)."""
+    judge.now = when
     before = len(judge.sent)
     judge.worker.submit_work(Work("tick", "g1", "S1901M"))
     for _ in range(5):
         judge.worker.round()
         if not judge.worker._work:
             break
-    return [r for r in judge.sent[before:] if r["subject"].endswith(" g1 S1901M")]
+    return judge.sent[before:]
+
+
+def _results(judge: Judge) -> list[dict]:
+    """The outbox rows of g1's S1901M results, its deadline passed and done."""
+    return [r for r in _tick(judge, T0 + timedelta(days=10)) if r["subject"].endswith(" g1 S1901M")]
 
 
 def test_a_results_mail_is_rendered_once_for_all_players_of_a_language(tmp_path, monkeypatch):
@@ -144,15 +149,8 @@ def test_each_late_player_gets_his_own_reminder_and_late_notice(tmp_path):
     deadline = load_game(judge.worker.store, "g1").schedule.deadline
     for when, subject in ((deadline - timedelta(minutes=30), "Diplomacy reminder g1 S1901M"),
                           (deadline + timedelta(minutes=1), "Diplomacy late notice g1 S1901M")):
-        judge.now = when
-        before = len(judge.sent)
-        judge.worker.submit_work(Work("tick", "g1", "S1901M"))
-        for _ in range(5):
-            judge.worker.round()
-            if not judge.worker._work:
-                break
         mails = {r["to"][0]: email.message_from_string(r["raw"], policy=policy.default).get_body(("plain",))
-                 .get_content() for r in judge.sent[before:] if r["subject"] == subject and r["to"][0] != GM}
+                 .get_content() for r in _tick(judge, when) if r["subject"] == subject and r["to"][0] != GM}
         assert sorted(mails) == sorted(addr(p) for p in POWERS), subject
         for p in POWERS:
             assert f"orders of {p}" in mails[addr(p)], (subject, p)
