@@ -157,3 +157,14 @@ def test_every_game_error_and_refusal_code_has_words():
     codes |= literal_codes("judge/mail", ("GameError",))
     assert {"not_started", "press_empty", "retreat_lists_off"} <= codes
     assert sorted(codes - set(TEXTS)) == []
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_every_string_of_the_catalogue_closes_on_its_line(lang):
+    """A newline typed inside a quoted string (not ``\\n``) cut three lines of
+    the Chinese HELP short (SET ABSENCE, REPLACE, BECOME): Babel reads on
+    without a word."""
+    path = catalogue_path(lang)
+    open_lines = [(n, line) for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                  if re.match(r'(msgid|msgstr|msgctxt|msgid_plural|msgstr\[\d+\])? ?"', line) and not line.endswith('"')]
+    assert open_lines == []
