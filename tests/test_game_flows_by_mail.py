@@ -693,3 +693,24 @@ def test_an_answer_in_the_grace_period_says_until_when_orders_still_count(tmp_pa
     text = to(judge.mail(addr("France"), signon("France") + "A Par - Pic\n"))[addr("France")][0]
     end = (deadline + timedelta(days=1)).strftime("%a %d %b %Y %H:%M")
     assert f"The deadline has passed: orders received before {end} UTC still count (the grace period)." in text
+
+
+def test_a_pause_in_a_short_grace_period_resumed_is_no_longer_past_the_deadline(tmp_path):
+    """PAUSE in the grace period, then RESUME: the phase gets at least an hour;
+    when that puts the deadline itself ahead again, the phase is no longer
+    late (it was shown "past the deadline" with its deadline an hour ahead)."""
+    from datetime import datetime
+    judge = started(tmp_path, "CREATE g gmsecret grace=1m reminders=none")
+    deadline = datetime.fromisoformat(judge.game()["schedule"]["deadline"])
+    judge.now = deadline + timedelta(seconds=20)
+    judge.work(phase="S1901M")
+    assert judge.game()["schedule"]["late"] is True
+    judge.now += timedelta(seconds=10)
+    judge.mail(GM, "SIGNON g gmsecret\nPAUSE\n")
+    judge.now += timedelta(seconds=10)
+    text = to(judge.mail(GM, "SIGNON g gmsecret\nRESUME\n"))[GM][0]
+    schedule = judge.game()["schedule"]
+    assert schedule["late"] is False and datetime.fromisoformat(schedule["deadline"]) > judge.now
+    assert "past the deadline" not in text and "grace period" not in text
+    text = to(judge.mail(addr("France"), signon("France") + "A Par - Bur\n"))[addr("France")][0]
+    assert "The deadline has passed" not in text

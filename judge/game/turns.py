@@ -470,10 +470,14 @@ def resume(game, now: datetime) -> list[Notice]:
         raise GameError.of("not_paused", game=game.name)
     left = max(s.pause_left, 3600.0)
     deadline = whole_minute(now + timedelta(seconds=left))
-    if s.late:   # the grace period goes on: move the deadline so that it ends then
+    late = s.late
+    if late:     # the grace period goes on: move the deadline so that it ends then
         deadline -= grace_end(game.settings.deadlines, s.deadline) - s.deadline
+        # ... unless the hour a resume gives at least puts the deadline itself ahead again: then
+        # the phase is not late any more (it was shown "past the deadline" with one an hour ahead)
+        late = deadline <= now
     game.schedule = replace(s, paused_at=None, pause_until=None, pause_left=0.0, deadline=deadline,
-                            reminded=s.reminded if s.late else ())
+                            late=late, reminded=s.reminded if s.late else ())
     return [deadline_notice(game, "resumed", now)]
 
 
