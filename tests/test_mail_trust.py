@@ -142,6 +142,11 @@ def test_set_password_and_address_need_the_password_whatever_auth_says(tmp_path)
         text = j.text("fr@new.org", f"SIGNON g1 frpass1\nSET ADDRESS {bad}")
         assert "is not a mail address" in text or "usage" in text, bad
     assert j.game("g1")["players"]["France"]["addresses"] == ["fr@new.org"]
+    # another power's address: refused, as JOIN and ADVISOR ADD refuse it (one address, one power)
+    j.text("de@x.org", "JOIN g1 depass1 Germany")
+    text = j.text("fr@new.org", "SIGNON g1 frpass1\nSET ADDRESS de@x.org")
+    assert "de@x.org plays Germany in this game; one address serves one power." in text
+    assert j.game("g1")["players"]["France"]["addresses"] == ["fr@new.org"]
     mails = j.mails("fr@new.org", "SIGNON g1 frpass1\nSET PASSWORD fresh12")
     assert "is changed" in mails[0].get_content() and "fresh12" not in mails[0].as_string()
 

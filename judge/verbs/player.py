@@ -62,6 +62,9 @@ def set_address(s: Session, cmd) -> None:
     else:
         if not s.leader_here():
             return s.error(cmd.line, "not_the_leader", power=s.power, map=game.map_name)
+        other = next((p for p, x in game.players.items() if p != s.power and new in x.addresses), None)
+        if other is not None:           # as JOIN and ADVISOR ADD: one address serves one power
+            return s.error(cmd.line, "advisor_elsewhere", text=new, power=other, map=game.map_name)
         pl = game.players[s.power]
         old = pl.leader or ""
         # the mail moves: the old address gets no more mail and is no advisor (issue 13 point 4)
