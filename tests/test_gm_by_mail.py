@@ -414,3 +414,11 @@ def test_a_chinese_mail_is_answered_in_the_script_it_is_written_in(judge):
     text = to(judge.mail(addr("France"), "登录 g pw-france\n巴黎陆军移动到勃艮第\n"))[addr("France")][0]
     assert "游戏" in text
     assert judge.game()["players"]["France"]["language"] == "zh-hans"
+
+
+def test_set_alone_is_answered_with_its_usage_and_changes_nothing(judge):
+    before = judge.game()
+    out = to(judge.mail(GM, "SIGNON g gmsecret\nSET\n"))
+    assert set(out) == {GM} and "usage: SET key=value ..." in out[GM][0]
+    assert "did you mean" not in out[GM][0] and "settings changed" not in out[GM][0]
+    assert judge.game() == before

@@ -183,6 +183,9 @@ def set_settings(s: Session, cmd) -> None:
     """``SET key=value ...`` (:mod:`judge.game.setting_text`); on the command
     line, no pairs: the settings as they are (``tz`` option: the zone of an
     ``end_at`` without offset)."""
+    if cmd.params.get("bare"):          # a mail's SET alone
+        return s.usage(cmd)
+
     def run(game):
         if not cmd.args:
             return [], {"changes": []}

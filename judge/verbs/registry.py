@@ -342,7 +342,7 @@ VERBS: tuple[Verb, ...] = (
          cli_args='PHASE',
          help=(N_('ROLLBACK PHASE              back to the start of PHASE (ROLLBACK F1901M)'),),
          changes=('game', 'archive', 'mail')),
-    Verb('set_settings', 'gm', gm.set_settings, cli='set', cli_args='[KEY=VALUE ...]',
+    Verb('set_settings', 'gm', gm.set_settings, cli='set', cli_args='[KEY=VALUE ...]', usage=N_("SET key=value ..."),
          cli_params=(('--tz', "time zone of an end_at without offset (default: the game's)"),),
          help=(N_("SET key=value ...           change the game's settings (the keys of CREATE)"),),
          changes=('game', 'mail')),
@@ -481,6 +481,9 @@ def read_command(line: str) -> CommandLine | None:
     first = words[0].upper().rstrip(":")
     if first == "SIGN" and len(words) > 1 and words[1].upper() in ("ON", "OFF"):
         first, words = "SIGN" + words[1].upper(), ["SIGN" + words[1].upper()] + words[2:]
+    if first == "SET" and len(words) == 1:      # SET alone: the settings' usage, not "did you mean SET?"
+        verb = BY_NAME["set_settings"]
+        return CommandLine(verb.name, (), line.strip(), verb, (), {"bare": True})
     if first == "SET" and len(words) > 1:
         for n in (3, 2, 1):                     # SET NO WAIT before SET NO
             key = " ".join(words[1:1 + n]).upper().rstrip(":")
