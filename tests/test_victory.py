@@ -144,6 +144,10 @@ def test_settings_for_map(std_map):
     assert VictorySettings.for_map(std_map, alliance_centres=20).alliance_centres == 20
     with pytest.raises(ValueError, match="above_map_centres.*total=34"):
         VictorySettings.for_map(std_map, alliance_centres=35)
+    from judge.game import Settings
+    from judge.game.setting_text import change_settings
+    with pytest.raises(ValueError, match="solo 99 is more than"):   # the GM's key (SET solo=99), not the field's
+        change_settings(Settings(victory=VictorySettings.for_map(std_map)), ["solo=99"], None).check_map(std_map)
 
 
 @pytest.mark.parametrize("data", [

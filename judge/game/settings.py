@@ -129,7 +129,7 @@ class Settings:
         for name in ("solo_centres", "alliance_centres"):
             value = getattr(self.victory, name)
             if value is not None and value > total:
-                raise GameError("above_map_centres", what=name, value=value, total=total)
+                raise GameError("above_map_centres", what=name.removesuffix("_centres"), value=value, total=total)
 
     @property
     def rule_options(self) -> RuleOptions:

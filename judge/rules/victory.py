@@ -159,7 +159,7 @@ class VictorySettings:
         for name in ("solo_centres", "alliance_centres"):
             value = getattr(settings, name)
             if value is not None and value > total:
-                raise RuleError("above_map_centres", what=name, value=value, total=total)
+                raise RuleError("above_map_centres", what=name.removesuffix("_centres"), value=value, total=total)
         return settings
 
     def to_dict(self) -> dict:
