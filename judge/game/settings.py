@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 
 from ..rules.options import PROFILES, RuleOptions
+from ..rules.reasons import RuleError
 from ..rules.scoring import ScoringSettings
 from ..rules.victory import VictorySettings
 from .access import AccessSettings
@@ -125,11 +126,10 @@ class Settings:
     def check_map(self, game_map) -> None:
         """Raises ValueError when a victory threshold is more than the map's
         number of supply centres (no power could ever reach it)."""
-        total = len(game_map.supply_centres)
-        for name in ("solo_centres", "alliance_centres"):
-            value = getattr(self.victory, name)
-            if value is not None and value > total:
-                raise GameError("above_map_centres", what=name.removesuffix("_centres"), value=value, total=total)
+        try:
+            self.victory.check_map(game_map)
+        except RuleError as e:
+            raise GameError.wrap(e) from None
 
     @property
     def rule_options(self) -> RuleOptions:

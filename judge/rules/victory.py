@@ -155,12 +155,18 @@ class VictorySettings:
         """Defaults with N = ``game_map.victory_centres``; ``changes`` override
         fields. Raises ValueError for a threshold above the map's SC count."""
         settings = cls(solo_centres=game_map.victory_centres, **changes)
+        settings.check_map(game_map)
+        return settings
+
+    def check_map(self, game_map) -> None:
+        """Raises RuleError ``above_map_centres`` (a ValueError) when a
+        threshold is more than ``game_map``'s number of SCs (no power could
+        reach it); ``what`` is the GM's key (``solo``, ``alliance``)."""
         total = len(game_map.supply_centres)
         for name in ("solo_centres", "alliance_centres"):
-            value = getattr(settings, name)
+            value = getattr(self, name)
             if value is not None and value > total:
                 raise RuleError("above_map_centres", what=name.removesuffix("_centres"), value=value, total=total)
-        return settings
 
     def to_dict(self) -> dict:
         """JSON-ready dict; ``end_at`` as an ISO 8601 string with ``+00:00``."""
