@@ -8,11 +8,10 @@ the advisors who get the power's mail; the GM for the GM) is mailed a notice
 once, with the number of wrong passwords, the last sender and the end of the
 lock. The lock stops guessing, not playing: a SIGNON from one of the power's
 addresses on record (the GM's for the GM) is checked as ever, with its
-password or — where the game's ``auth`` believes the address — without.
-Before, under ``auth = "password"`` (the default) five mails from strangers
-locked the player out of his own game for an hour (found by a new-user
-trial). A guesser who forges the player's From gets no answer to read: the
-replies go to the player.
+password or — where the game's ``auth`` believes the address — without
+(so strangers' guesses cannot keep a player out of his game under the
+default ``auth = "password"``). A guesser who forges the player's From gets
+no answer to read: the replies go to the player.
 
 Store table ``wrong_passwords``: ``"<game>/<power>"`` (``"<game>/@gm"`` for
 the GM) -> ``{"since": UTC ISO time of the first wrong password counted,

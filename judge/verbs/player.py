@@ -62,7 +62,7 @@ def set_address(s: Session, cmd) -> None:
     else:
         if not s.leader_here():
             return s.error(cmd.line, "not_the_leader", power=s.power, map=game.map_name)
-        other = next((p for p, x in game.players.items() if p != s.power and new in x.addresses), None)
+        other = _plays_elsewhere(game, new, s.power)
         if other is not None:           # as JOIN and ADVISOR ADD: one address serves one power
             return s.error(cmd.line, "advisor_elsewhere", text=new, power=other, map=game.map_name)
         pl = game.players[s.power]
@@ -74,6 +74,12 @@ def set_address(s: Session, cmd) -> None:
         s.changed(game)
     s.results.append({"kind": "address_set", "line": cmd.line, "game": game.name,
                       "address": new, "old": old, "copies": (new,)})
+
+
+def _plays_elsewhere(game, address: str, power: str) -> str | None:
+    """The power other than ``power`` that ``address`` serves (leader or
+    advisor) in ``game``, or None: one address serves one power."""
+    return next((p for p, pl in game.players.items() if p != power and address in pl.addresses), None)
 
 
 def _address(text: str) -> str | None:
@@ -165,7 +171,7 @@ def advisor(s: Session, cmd) -> None:
         if action == "add":
             if address == pl.leader:
                 return s.error(cmd.line, "advisor_is_leader", power=power, map=game.map_name)
-            other = next((p for p, x in game.players.items() if p != power and address in x.addresses), None)
+            other = _plays_elsewhere(game, address, power)
             if other is not None:
                 return s.error(cmd.line, "advisor_elsewhere", text=address, power=other, map=game.map_name)
             pl = dataclasses.replace(pl, addresses=pl.addresses + (() if address in pl.addresses else (address,)),
