@@ -348,7 +348,7 @@ def main() -> int:
         texts = order_texts(Store(folder / "data" / "store"),
                             sorted({f"g{i:05d}" for i in random.Random(n).sample(range(n), min(n, args.mails))}
                                    | {"g00000", f"g{min(1, n - 1):05d}"}))
-        texts = {k: v for k, v in texts.items() if k[1] != max(p for g, p in texts if g == k[0])}
+        texts = {k: v for k, v in texts.items() if k[1] != POWERS[-1]}       # one power silent (see doc)
         judge = Judge(folder, free_port())
         try:
             r = drive(judge, texts, args.mails, args.burst, random.Random(n))
